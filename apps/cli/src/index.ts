@@ -1,0 +1,2 @@
+/** @rein/cli: The rein command: run, check, chains, demo, trace. */
+export {}

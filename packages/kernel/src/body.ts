@@ -1,0 +1,61 @@
+/**
+ * The innermost layer of `tools/execute`: run the tool body once and turn whatever happens
+ * into a result. value -> lossless snapshot -> output schema -> (frozen) -> render -> content.
+ * It never throws: a throw, a bad value or a failing render each become their own code.
+ */
+import { ABORTED, INVALID_TOOL_OUTPUT, Messages, RENDER_FAILED, TOOL_FAILED } from './codes.js'
+import { renderValue } from './define-tool.js'
+import { snapshot } from './json.js'
+import type { RegisteredTool } from './registry.js'
+import { failure, isContent } from './results.js'
+import type { ContentBlock, ToolExec, ToolExecutionResult } from './types.js'
+
+/** Runs `tool`'s body for `exec` (with the signal currently on `exec`). */
+export async function runBody(tool: RegisteredTool, exec: ToolExec): Promise<ToolExecutionResult> {
+  const { definition } = tool
+  let raw: unknown
+  try {
+    raw = await definition.execute(exec.arguments, exec)
+  } catch (error) {
+    return thrown(error, exec)
+  }
+  const snap = snapshot(raw)
+  if (!snap.ok) {
+    return failure(INVALID_TOOL_OUTPUT, `tool "${exec.name}" returned a value that is not lossless JSON (${snap.problem})`)
+  }
+  const problems = tool.validateOutput?.(snap.value)
+  if (problems) {
+    return failure(INVALID_TOOL_OUTPUT,
+      `tool "${exec.name}" returned a value that does not fit its output schema: ${problems.join('; ')}`)
+  }
+  let content: ContentBlock[]
+  try {
+    content = definition.output?.render ? definition.output.render(exec.arguments, snap.value) : renderValue(snap.value)
+  } catch (error) {
+    return failure(RENDER_FAILED, `rendering the result of "${exec.name}" failed: ${messageOf(error)}`)
+  }
+  if (!isContent(content)) {
+    return failure(RENDER_FAILED, `render of "${exec.name}" must return an array of content blocks`)
+  }
+  return definition.concludesTurn
+    ? { isError: false, value: snap.value, content, concludesTurn: true }
+    : { isError: false, value: snap.value, content }
+}
+
+/** A body's throw as a result: the abort itself is `ABORTED`; otherwise the error's own code or `TOOL_FAILED`. */
+function thrown(error: unknown, exec: ToolExec): ToolExecutionResult {
+  const signal = exec.signal
+  if (signal.aborted && (error === signal.reason || (error as Error | undefined)?.name === 'AbortError')) {
+    return failure(ABORTED, Messages.aborted)
+  }
+  const code = (error as { code?: unknown } | undefined)?.code
+  const name = (error as Error | undefined)?.name
+  return failure(typeof code === 'string' && code ? code : TOOL_FAILED, messageOf(error),
+    typeof name === 'string' && name !== 'Error' ? name : undefined)
+}
+
+/** The message of anything thrown. */
+export function messageOf(error: unknown): string {
+  if (error instanceof Error) return error.message || error.name
+  return String(error)
+}

@@ -1,0 +1,43 @@
+/**
+ * What a tool is. A tool author returns a value that fits `output.schema` and passes
+ * `exec.signal` to its I/O; everything else (timeouts, retries, permissions, caching,
+ * output size) is deployment policy that lives in plugins.
+ */
+import type { ContentBlock, Json, ToolExec } from './types.js'
+
+/** A JSON Schema object (ajv draft-07 by default, 2020-12 when `$schema` says so). */
+export type JsonSchema = Record<string, unknown>
+
+export interface ToolDefinition<A = any, V extends Json = any> {
+  /** What the model calls it: letters, digits, `_` and `-`, at most 64 characters. */
+  name: string
+  description: string
+  /** The JSON Schema of the arguments; must describe an object. The model is shown exactly this. */
+  parameters: JsonSchema
+  output?: {
+    /** The JSON Schema every returned value must fit. */
+    schema?: JsonSchema
+    /** Turns a value into what the model sees. Default: a string as is, anything else as JSON. */
+    render?: (args: A, value: V) => ContentBlock[]
+  }
+  /** Sync, pure, unary. Anything but `true` (a throw, a non-boolean) means exclusive. */
+  isConcurrencySafe?: (args: A) => boolean
+  /** Deployment metadata for the timeout plugin; never shown to the model. */
+  timeoutMs?: number
+  /** Retry and cache may repeat or reuse this call. Never shown to the model. */
+  idempotent?: boolean
+  /** A successful call of this tool ends the agent loop after its batch commits. */
+  concludesTurn?: boolean
+  /** The body. Runs inside `tools/execute`; may run in parallel with other bodies. */
+  execute(args: A, exec: ToolExec): Promise<V> | V
+}
+
+/** Declares a tool. Checked when it is registered (`ctx.tools.register`), not here. */
+export function defineTool<A = any, V extends Json = any>(definition: ToolDefinition<A, V>): ToolDefinition<A, V> {
+  return definition
+}
+
+/** The default rendering: a string as is, anything else as compact JSON. */
+export function renderValue(value: Json): ContentBlock[] {
+  return [{ type: 'text', text: typeof value === 'string' ? value : JSON.stringify(value) }]
+}

@@ -1,0 +1,69 @@
+/**
+ * The hook contract: the four names a plugin registers with `ctx.on(...)`, what each one may
+ * do, and the types the compiler holds handlers to. The kernel takes these listeners into its
+ * own chains (see `chains.ts`), so registration order is onion order: the first registered is
+ * the outermost, and `ctx.on(name, handler, { prepend: true })` makes a handler outermost.
+ */
+import type {
+  PostToolDecision, PreToolDecision, ToolExec, ToolExecutionResult,
+} from './types.js'
+
+/**
+ * `tools/pre-execute` — onion around the decision.
+ * Runs after: argument validation (an unknown tool or invalid arguments never gets here).
+ * Runs before: the guards, then `tools/execute`.
+ * May: return allow, deny (with a reason) or ask; short-circuit by not calling `next()`.
+ * Innermost default: allow. A deny here is final; an ask goes to `ctx.approval`.
+ * Never runs concurrently with itself; calls arrive in model order.
+ */
+export type PreExecuteHandler = (exec: ToolExec, next: () => Promise<PreToolDecision>) => Promise<PreToolDecision>
+
+/**
+ * `tools/execute` — onion around the tool body (timeout, retry, cache, metrics wrap here).
+ * Runs after: pre-execute allowed and every guard passed, and the caller has not aborted.
+ * Runs before: `tools/post-execute`.
+ * May: call `next()` zero or more times (retry) and return any result (cache); replace
+ * `exec.signal` / `exec.progress` for the layers inside it, restoring them in `finally`.
+ * This is the only stage that runs in parallel across calls.
+ */
+export type ExecuteHandler = (exec: ToolExec, next: () => Promise<ToolExecutionResult>) => Promise<ToolExecutionResult>
+
+/**
+ * `tools/post-execute` — onion around the acceptance of a result.
+ * Runs after: `tools/execute`, or any non-final failure (unknown tool, invalid arguments,
+ * deny, body error, timeout, abort, dependency and plan failures).
+ * Runs before: content finalization and `tools/result`.
+ * May: accept (optionally replacing `content`/`value`, adding `additionalContexts`) or block
+ * with feedback. The outer handler sees the inner decision as the value of `next()`.
+ * Innermost default: accept unchanged. Never runs concurrently with itself.
+ */
+export type PostExecuteHandler = (
+  exec: ToolExec, result: ToolExecutionResult, next: () => Promise<PostToolDecision>,
+) => Promise<PostToolDecision>
+
+/**
+ * `tools/result` — observe the frozen, authoritative outcome of a call.
+ * Runs after: everything else, once per call, including final failures.
+ * May: nothing. A throw is contained and logged; it never skips the other observers.
+ */
+export type ResultObserver = (exec: ToolExec, result: ToolExecutionResult) => void
+
+/** The onion hooks, by name. */
+export interface OnionHooks {
+  'tools/pre-execute': PreExecuteHandler
+  'tools/execute': ExecuteHandler
+  'tools/post-execute': PostExecuteHandler
+}
+
+/** Every hook name the kernel intercepts. `Record<..., 1>` keeps this list complete. */
+export const HOOK_NAMES: Record<keyof OnionHooks | 'tools/result', 1> = {
+  'tools/pre-execute': 1,
+  'tools/execute': 1,
+  'tools/post-execute': 1,
+  'tools/result': 1,
+}
+
+export type HookName = keyof typeof HOOK_NAMES
+
+/** The pipeline stage names used in `PIPELINE_FAILED` results' `error.info.name`. */
+export type Stage = keyof OnionHooks | 'guard' | 'approval' | 'tools/result'

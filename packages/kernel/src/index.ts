@@ -1,0 +1,30 @@
+/**
+ * `@rein/kernel`: the one tool-call pipeline, as a cordis plugin that provides `ctx.tools`.
+ *
+ *   const ctx = new Context(); ctx.plugin(kernel); await ctx.start()
+ *   ctx.tools.register(defineTool({ ... })); await ctx.tools.execute(call, { signal })
+ */
+import type { Context } from 'cordis'
+import { ToolService } from './service.js'
+
+/** The cordis plugin name. */
+export const name = 'tools'
+
+/** Provides `ctx.tools`. */
+export function apply(ctx: Context) {
+  ctx.plugin(ToolService)
+}
+
+export * from './codes.js'
+export * from './types.js'
+export * from './model.js'
+export type { PreExecuteHandler, ExecuteHandler, PostExecuteHandler, ResultObserver, OnionHooks, HookName, Stage } from './hooks.js'
+export { HOOK_NAMES } from './hooks.js'
+export { defineTool, renderValue, type ToolDefinition, type JsonSchema } from './define-tool.js'
+export { ToolService, pluginName } from './service.js'
+export type { ApprovalService, Guard } from './pipeline.js'
+export { ToolDefinitionError } from './registry.js'
+export { failure, codeOf, isContent, isContentBlock } from './results.js'
+export { snapshot, deepFreeze, parseArguments } from './json.js'
+export { compose, PipelineError } from './compose.js'
+export { SchemaCompiler, renderErrors, type Validator } from './schema.js'

@@ -1,0 +1,60 @@
+/**
+ * JSON Schema validation with ajv. Schemas are compiled once, when a tool registers, and the
+ * validator is kept with the tool (ajv's own cache is keyed by object identity and never
+ * evicts). Errors render as a few short lines a model can act on.
+ */
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv'
+import { Ajv2020 } from 'ajv/dist/2020.js'
+import addFormatsModule from 'ajv-formats'
+
+type FormatsPlugin = (ajv: Ajv) => Ajv
+const addFormats = ((addFormatsModule as unknown as { default?: FormatsPlugin }).default
+  ?? addFormatsModule) as unknown as FormatsPlugin
+
+/** At most this many error lines are shown to the model. */
+const MAX_LINES = 5
+
+/** A validator that answers with model-readable lines instead of throwing. */
+export type Validator = (value: unknown) => string[] | undefined
+
+/** One compiler per kernel instance: two harnesses in a process never share ajv state. */
+export class SchemaCompiler {
+  private draft07?: Ajv
+  private draft2020?: Ajv
+
+  /** Compiles `schema`; throws ajv's own message when the schema itself is invalid. */
+  compile(schema: object): Validator {
+    const ajv = this.pick(schema)
+    const validate: ValidateFunction = ajv.compile(structuredClone(schema))
+    return (value) => validate(value) ? undefined : renderErrors(validate.errors ?? [])
+  }
+
+  private pick(schema: object): Ajv {
+    const dialect = (schema as { $schema?: unknown }).$schema
+    if (typeof dialect === 'string' && dialect.includes('2020-12')) {
+      return this.draft2020 ??= addFormats(new Ajv2020({ strict: false, allErrors: true }) as unknown as Ajv)
+    }
+    return this.draft07 ??= addFormats(new Ajv({ strict: false, allErrors: true }))
+  }
+}
+
+/** Renders ajv errors as `/limit: must be integer` and `missing required property "path"`. */
+export function renderErrors(errors: readonly ErrorObject[]): string[] {
+  const lines = errors.map((error) => {
+    const at = error.instancePath
+    const prefix = at ? `${at}: ` : ''
+    switch (error.keyword) {
+      case 'required':
+        return `${prefix}missing required property "${(error.params as { missingProperty: string }).missingProperty}"`
+      case 'additionalProperties':
+        return `${prefix}unknown property "${(error.params as { additionalProperty: string }).additionalProperty}"`
+      case 'enum':
+        return `${prefix || '(root): '}must be one of ${JSON.stringify((error.params as { allowedValues: unknown[] }).allowedValues)}`
+      default:
+        return `${prefix || '(root): '}${error.message ?? 'is invalid'}`
+    }
+  })
+  const unique = [...new Set(lines)]
+  if (unique.length <= MAX_LINES) return unique
+  return [...unique.slice(0, MAX_LINES), `...and ${unique.length - MAX_LINES} more`]
+}

@@ -1,0 +1,134 @@
+/**
+ * `ctx.tools`: the kernel as a cordis service. It takes `ctx.on('tools/...')` listeners into
+ * its own chains (through cordis' `internal/listener`), scoped to the registering plugin, so
+ * disposing a plugin removes exactly its hooks, tools and guards. Two contexts never share
+ * any state: the registry, chains and ajv instance all belong to this service.
+ */
+import { Context, Service } from 'cordis'
+import { Chains } from './chains.js'
+import type { ChainEntry } from './compose.js'
+import type { ToolDefinition } from './define-tool.js'
+import type { OnionHooks, ResultObserver } from './hooks.js'
+import { parseArguments } from './json.js'
+import type { ToolSpec } from './model.js'
+import { Pipeline, type ApprovalService, type Guard } from './pipeline.js'
+import { ToolRegistry } from './registry.js'
+import type { ExecuteOptions, ExecutionMode, ToolCall, ToolExecutionResult } from './types.js'
+
+declare module 'cordis' {
+  interface Context {
+    tools: ToolService
+    approval?: ApprovalService
+  }
+  interface Events<C> {
+    'tools/pre-execute': OnionHooks['tools/pre-execute']
+    'tools/execute': OnionHooks['tools/execute']
+    'tools/post-execute': OnionHooks['tools/post-execute']
+    'tools/result': ResultObserver
+  }
+}
+
+const CORE = Symbol('rein.tools.core')
+
+interface Core {
+  registry: ToolRegistry
+  chains: Chains
+  guards: ChainEntry<Guard>[]
+  pipeline: Pipeline
+}
+
+/** The name of the plugin that owns `ctx`, for errors and `rein chains`. */
+export function pluginName(ctx: Context): string {
+  return ctx.runtime?.plugin ? (ctx.name || 'anonymous') : 'root'
+}
+
+export class ToolService extends Service {
+  private readonly [CORE]: Core
+
+  constructor(ctx: Context) {
+    super(ctx, 'tools', true)
+    const registry = new ToolRegistry()
+    const chains = new Chains()
+    const guards: ChainEntry<Guard>[] = []
+    const logger = ctx.logger('tools')
+    const pipeline = new Pipeline({
+      registry,
+      chains,
+      guards,
+      approval: () => ctx.get('approval') as ApprovalService | undefined,
+      warn: (message) => logger.warn(message),
+    })
+    this[CORE] = { registry, chains, guards, pipeline }
+
+    // cordis passes the listener's options object here (its type says `prepend: boolean`).
+    const intercept = function (this: Context, name: string, listener: any, options: { prepend?: boolean }) {
+      if (!Chains.has(name)) return
+      const remove = chains.add(name, { handler: listener, owner: this, plugin: pluginName(this) }, !!options?.prepend)
+      return this.scope.collect(`hook <${name}>`, remove)
+    }
+    ctx.on('internal/listener', intercept as any, { global: true })
+  }
+
+  /** Registers a tool for as long as the calling plugin lives. Throws on a bad definition. */
+  register(definition: ToolDefinition): () => void {
+    const { registry } = this[CORE]
+    const plugin = pluginName(this.ctx)
+    return this.ctx.effect(() => registry.add(definition, plugin))
+  }
+
+  /** Adds a guard for as long as the calling plugin lives. A guard returns a reason to deny, or undefined. */
+  guard(guard: Guard): () => void {
+    const { guards } = this[CORE]
+    const entry: ChainEntry<Guard> = { handler: guard, owner: this.ctx, plugin: pluginName(this.ctx) }
+    return this.ctx.effect(() => {
+      guards.push(entry)
+      return () => {
+        const index = guards.indexOf(entry)
+        if (index >= 0) guards.splice(index, 1)
+      }
+    })
+  }
+
+  /** Runs the whole pipeline for one call. Always resolves with exactly one result. */
+  execute(call: ToolCall, options?: ExecuteOptions): Promise<ToolExecutionResult> {
+    return this[CORE].pipeline.execute(call, options)
+  }
+
+  /**
+   * Settles a call that the scheduler decided without running it (`DEPENDENCY_FAILED`,
+   * `INVALID_PLAN`, `ABORTED_BEFORE_DISPATCH`, `TOOL_NOT_STARTED`, `TOOL_OUTCOME_UNKNOWN`).
+   */
+  settle(call: ToolCall, code: string, message: string, options?: ExecuteOptions): Promise<ToolExecutionResult> {
+    return this[CORE].pipeline.settle(call, code, message, options)
+  }
+
+  /** 'parallel' only for a known tool, valid arguments, and `isConcurrencySafe(args) === true`. */
+  executionMode(call: ToolCall): ExecutionMode {
+    const tool = this[CORE].registry.get(call.name)
+    const safe = tool?.definition.isConcurrencySafe
+    if (!safe) return 'exclusive'
+    const args = parseArguments(call.arguments)
+    if (tool.validateArgs(args) !== undefined) return 'exclusive'
+    try {
+      return safe(args) === true ? 'parallel' : 'exclusive'
+    } catch {
+      return 'exclusive'
+    }
+  }
+
+  /** What the model is shown: `[{ name, description, parameters }]`, nothing else. */
+  specs(): readonly ToolSpec[] {
+    return this[CORE].registry.specs()
+  }
+
+  /** The definition of a registered tool, or undefined. */
+  get(name: string): ToolDefinition | undefined {
+    return this[CORE].registry.get(name)?.definition
+  }
+
+  /** The names of the plugins on one hook (or the guards), outermost first. */
+  chain(name: keyof OnionHooks | 'tools/result' | 'guards'): string[] {
+    const { chains, guards } = this[CORE]
+    return (name === 'guards' ? guards : chains.list(name)).map((entry) => entry.plugin)
+  }
+}

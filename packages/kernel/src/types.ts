@@ -1,0 +1,105 @@
+/**
+ * The data that crosses the pipeline: JSON values, content blocks, calls and results. These
+ * shapes are the public contract of DESIGN.md §2; plugins, tool sources and the agent loop
+ * all speak them, so they live in the kernel, which imports none of those.
+ */
+
+/** A JSON value: what arguments and tool values must be (checked losslessly). */
+export type Json = null | boolean | number | string | Json[] | { [key: string]: Json }
+
+/** What the model is shown for one result, one block at a time. */
+export type ContentBlock =
+  | { type: 'text', text: string }
+  | { type: 'image', data: string, mimeType: string }
+
+/** One tool call as the model made it. `arguments` is the raw JSON string or a parsed object. */
+export interface ToolCall {
+  id: string
+  name: string
+  arguments: string | Record<string, unknown> | unknown
+}
+
+/** The `error` of a failed result. `info.code` is one of the codes in `codes.ts`, or a tool's own. */
+export interface ToolError {
+  message: string
+  info?: { name?: string, code?: string }
+}
+
+/** A successful result. `value` is the frozen lossless JSON the body returned. */
+export interface ToolSuccess {
+  isError: false
+  value: Json
+  content: ContentBlock[]
+  additionalContexts?: ContentBlock[]
+  /** Ends the agent loop after this call's batch commits. */
+  concludesTurn?: true
+  /** Facts plugins add for observers (attempts, cache hit, spill locator...). Never shown to the model. */
+  meta?: Record<string, Json>
+}
+
+/** A failed result. The first content block is always the text `Error: <message>`. */
+export interface ToolFailure {
+  isError: true
+  content: ContentBlock[]
+  error: ToolError
+  additionalContexts?: ContentBlock[]
+  meta?: Record<string, Json>
+}
+
+/** The one outcome every call gets. */
+export type ToolExecutionResult = ToolSuccess | ToolFailure
+
+/** What a `tools/pre-execute` chain decides. */
+export type PreToolDecision =
+  | { kind: 'allow' }
+  | { kind: 'deny', reason: string }
+  | { kind: 'ask', reason?: string }
+
+/** What a `tools/post-execute` chain decides. */
+export type PostToolDecision =
+  | { kind: 'accept', content?: ContentBlock[], value?: Json, additionalContexts?: ContentBlock[] }
+  | { kind: 'block', feedback: string }
+
+/** What a tool reports through `exec.progress(info)`: free-form, for liveness and display. */
+export interface ProgressInfo {
+  message?: string
+  progress?: number
+  total?: number
+}
+
+/**
+ * One call in flight, as every hook and the tool body see it. `arguments` is frozen.
+ * A `tools/execute` wrapper may replace `signal` for the layers inside it and must restore it.
+ */
+export interface ToolExec {
+  readonly id: string
+  readonly name: string
+  readonly arguments: Readonly<Record<string, unknown>>
+  signal: AbortSignal
+  /** `Date.now()` when the pipeline began for this call. */
+  readonly startedAt: number
+  /** How a tool reports liveness; the timeout plugin may treat it as a heartbeat. */
+  progress: (info?: ProgressInfo) => void
+  readonly turn?: number
+  readonly step?: number
+  readonly index?: number
+  readonly agent?: string
+  readonly parent?: string
+  /** Scratch space for plugins to pass facts about this call to observers (copied to `result.meta`). */
+  readonly meta: Record<string, Json>
+}
+
+/** Options of one `ctx.tools.execute`. */
+export interface ExecuteOptions {
+  signal?: AbortSignal
+  turn?: number
+  step?: number
+  index?: number
+  agent?: string
+  parent?: string
+  /** Receives every `exec.progress()` report of this call, after the plugins' listeners. */
+  onProgress?: (info: ProgressInfo | undefined) => void
+}
+
+/** How the scheduler may run a call: alongside others, or alone. */
+export type ExecutionMode = 'parallel' | 'exclusive'
