@@ -8,7 +8,7 @@ import type { ContentBlock, Json, ToolExec } from './types.js'
 /** A JSON Schema object (ajv draft-07 by default, 2020-12 when `$schema` says so). */
 export type JsonSchema = Record<string, unknown>
 
-export interface ToolDefinition<A = any, V extends Json = any> {
+export interface ToolDefinition<A = any, V = any> {
   /** What the model calls it: letters, digits, `_` and `-`, at most 64 characters. */
   name: string
   description: string
@@ -18,22 +18,22 @@ export interface ToolDefinition<A = any, V extends Json = any> {
     /** The JSON Schema every returned value must fit. */
     schema?: JsonSchema
     /** Turns a value into what the model sees. Default: a string as is, anything else as JSON. */
-    render?: (args: A, value: V) => ContentBlock[]
+    render?(args: A, value: V): ContentBlock[]
   }
   /** Sync, pure, unary. Anything but `true` (a throw, a non-boolean) means exclusive. */
-  isConcurrencySafe?: (args: A) => boolean
+  isConcurrencySafe?(args: A): boolean
   /** Deployment metadata for the timeout plugin; never shown to the model. */
   timeoutMs?: number
   /** Retry and cache may repeat or reuse this call. Never shown to the model. */
   idempotent?: boolean
   /** A successful call of this tool ends the agent loop after its batch commits. */
   concludesTurn?: boolean
-  /** The body. Runs inside `tools/execute`; may run in parallel with other bodies. */
+  /** The body. Runs inside `tools/execute`; may run in parallel with other bodies. Its value must be lossless JSON. */
   execute(args: A, exec: ToolExec): Promise<V> | V
 }
 
 /** Declares a tool. Checked when it is registered (`ctx.tools.register`), not here. */
-export function defineTool<A = any, V extends Json = any>(definition: ToolDefinition<A, V>): ToolDefinition<A, V> {
+export function defineTool<A = any, V = any>(definition: ToolDefinition<A, V>): ToolDefinition<A, V> {
   return definition
 }
 

@@ -6,6 +6,7 @@
  */
 import { Context, Service } from 'cordis'
 import { Chains } from './chains.js'
+import { trackListeners, untraced } from './listeners.js'
 import type { ChainEntry } from './compose.js'
 import type { ToolDefinition } from './define-tool.js'
 import type { OnionHooks, ResultObserver } from './hooks.js'
@@ -29,6 +30,7 @@ declare module 'cordis' {
 }
 
 const CORE = Symbol('rein.tools.core')
+
 
 interface Core {
   registry: ToolRegistry
@@ -60,10 +62,12 @@ export class ToolService extends Service {
     })
     this[CORE] = { registry, chains, guards, pipeline }
 
+    const listeners = trackListeners(ctx)
+    ctx.effect(() => listeners.restore)
     // cordis passes the listener's options object here (its type says `prepend: boolean`).
     const intercept = function (this: Context, name: string, listener: any, options: { prepend?: boolean }) {
       if (!Chains.has(name)) return
-      const remove = chains.add(name, { handler: listener, owner: this, plugin: pluginName(this) }, !!options?.prepend)
+      const remove = chains.add(name, { handler: listeners.original(listener), owner: untraced(this), plugin: pluginName(this) }, !!options?.prepend)
       return this.scope.collect(`hook <${name}>`, remove)
     }
     ctx.on('internal/listener', intercept as any, { global: true })
@@ -79,7 +83,7 @@ export class ToolService extends Service {
   /** Adds a guard for as long as the calling plugin lives. A guard returns a reason to deny, or undefined. */
   guard(guard: Guard): () => void {
     const { guards } = this[CORE]
-    const entry: ChainEntry<Guard> = { handler: guard, owner: this.ctx, plugin: pluginName(this.ctx) }
+    const entry: ChainEntry<Guard> = { handler: guard, owner: untraced(this.ctx), plugin: pluginName(this.ctx) }
     return this.ctx.effect(() => {
       guards.push(entry)
       return () => {

@@ -1,0 +1,43 @@
+import { Context } from 'cordis'
+import * as kernel from '../src/index.js'
+import { defineTool, type ToolDefinition, type ToolExecutionResult } from '../src/index.js'
+
+/** A started root context with the kernel. */
+export async function makeKernel(): Promise<Context> {
+  const ctx = new Context()
+  ctx.plugin(kernel)
+  await ctx.start()
+  return ctx
+}
+
+/** Plugs an anonymous-but-named plugin and waits until it has applied. */
+export async function plug(ctx: Context, name: string, apply: (ctx: Context) => void) {
+  const fork = ctx.plugin({ name, inject: ['tools'], apply })
+  await ctx.start()
+  return fork
+}
+
+/** A tool that returns its arguments' `text` (or the value `out`), for most tests. */
+export function echoTool(overrides: Partial<ToolDefinition> = {}): ToolDefinition {
+  return defineTool({
+    name: 'echo',
+    description: 'Echo the text back.',
+    parameters: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] },
+    output: { schema: { type: 'string' } },
+    execute: (args: { text: string }) => args.text,
+    ...overrides,
+  })
+}
+
+/** The code of a result, or 'OK'. */
+export function code(result: ToolExecutionResult): string {
+  return result.isError ? result.error.info?.code ?? '(none)' : 'OK'
+}
+
+/** The text of the first content block. */
+export function firstText(result: ToolExecutionResult): string {
+  const block = result.content[0]
+  return block?.type === 'text' ? block.text : ''
+}
+
+export const call = (args: unknown, name = 'echo', id = 'call_1') => ({ id, name, arguments: args })

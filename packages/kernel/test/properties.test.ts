@@ -1,0 +1,114 @@
+import fc from 'fast-check'
+import type { Context } from 'cordis'
+import { describe, expect, it } from 'vitest'
+import { defineTool, isContent, type ToolExecutionResult } from '../src/index.js'
+import { makeKernel, plug } from './helpers.js'
+
+const stages = ['pre', 'exec', 'post', 'guard', 'result'] as const
+const behaviours = ['pass', 'allow', 'deny', 'ask', 'throw', 'replace', 'block', 'garbage', 'nextTwice'] as const
+type Layer = { stage: typeof stages[number], behaviour: typeof behaviours[number], prepend: boolean }
+
+const layer = fc.record({ stage: fc.constantFrom(...stages), behaviour: fc.constantFrom(...behaviours), prepend: fc.boolean() })
+const toolBehaviour = fc.constantFrom('return', 'throw', 'invalid', 'slow', 'badJson') 
+
+/** Installs one random layer as a plugin; every layer is a small, plausible (or broken) policy. */
+async function install(ctx: Context, l: Layer, i: number) {
+  await plug(ctx, `p${i}`, (ctx) => {
+    const opts = { prepend: l.prepend }
+    switch (l.stage) {
+      case 'guard':
+        ctx.tools.guard(() => {
+          if (l.behaviour === 'deny') return `guard p${i} denies`
+          if (l.behaviour === 'throw') throw new Error('guard broke')
+          return undefined
+        })
+        return
+      case 'result':
+        ctx.on('tools/result', () => { if (l.behaviour === 'throw') throw new Error('observer broke') }, opts)
+        return
+      case 'pre':
+        ctx.on('tools/pre-execute', async (_e, next) => {
+          switch (l.behaviour) {
+            case 'allow': return { kind: 'allow' }
+            case 'deny': return { kind: 'deny', reason: `p${i} denies` }
+            case 'ask': return { kind: 'ask', reason: 'p' }
+            case 'throw': throw new Error('pre broke')
+            case 'garbage': return 42 as never
+            case 'nextTwice': await next(); return next()
+            default: return next()
+          }
+        }, opts)
+        return
+      case 'exec':
+        ctx.on('tools/execute', async (_e, next) => {
+          switch (l.behaviour) {
+            case 'throw': throw new Error('exec broke')
+            case 'replace': return { isError: false, value: 'cached', content: [{ type: 'text', text: 'cached' }] }
+            case 'garbage': return { isError: 'maybe' } as never
+            case 'nextTwice': await next(); return next()
+            default: return next()
+          }
+        }, opts)
+        return
+      case 'post':
+        ctx.on('tools/post-execute', async (_e, _r, next) => {
+          switch (l.behaviour) {
+            case 'throw': throw new Error('post broke')
+            case 'replace': return { kind: 'accept', content: [{ type: 'text', text: 'replaced' }], value: 'replaced' }
+            case 'block': return { kind: 'block', feedback: `p${i} blocks` }
+            case 'garbage': return { kind: 'accept', content: 'not blocks' } as never
+            case 'nextTwice': await next(); return next()
+            default: return next()
+          }
+        }, opts)
+    }
+  })
+}
+
+function wellFormed(result: ToolExecutionResult) {
+  expect(Object.isFrozen(result)).toBe(true)
+  expect(isContent(result.content)).toBe(true)
+  expect(result.content.length).toBeGreaterThan(0)
+  if (result.isError) {
+    expect(typeof result.error.message).toBe('string')
+    expect(result.content[0]).toEqual({ type: 'text', text: expect.stringMatching(/^Error: /) })
+  } else {
+    expect(result).toHaveProperty('value')
+  }
+}
+
+describe('pipeline properties', () => {
+  it('always resolves with exactly one well-formed result; a guard deny is never a success', async () => {
+    await fc.assert(fc.asyncProperty(
+      fc.array(layer, { maxLength: 8 }), toolBehaviour, fc.option(fc.integer({ min: 0, max: 3 }), { nil: undefined }),
+      async (layers, behaviour, abortAfterMs) => {
+        const ctx = await makeKernel()
+        for (const [i, l] of layers.entries()) await install(ctx, l, i)
+        ctx.tools.register(defineTool({
+          name: 't', description: 'random', parameters: { type: 'object' }, output: { schema: { type: 'string' } },
+          execute: async (_args, exec) => {
+            switch (behaviour) {
+              case 'throw': throw new Error('tool broke')
+              case 'invalid': return 7
+              case 'slow': return new Promise<string>((resolve, reject) => {
+                const timer = setTimeout(() => resolve('slow done'), 5)
+                exec.signal.addEventListener('abort', () => { clearTimeout(timer); reject(exec.signal.reason) })
+              })
+              default: return 'ok'
+            }
+          },
+        }))
+        let observed = 0
+        await plug(ctx, 'counter', (ctx) => { ctx.on('tools/result', () => { observed++ }) })
+        const controller = new AbortController()
+        if (abortAfterMs !== undefined) setTimeout(() => controller.abort(), abortAfterMs)
+        const args = behaviour === 'badJson' ? '{oops' : '{}'
+        const result = await ctx.tools.execute({ id: 'c', name: 't', arguments: args }, { signal: controller.signal })
+        wellFormed(result)
+        expect(observed).toBe(1)
+        const guardDenies = layers.some((l) => l.stage === 'guard' && (l.behaviour === 'deny' || l.behaviour === 'throw'))
+        if (guardDenies) expect(result.isError).toBe(true)
+        await ctx.stop()
+      }), { numRuns: 150 })
+  })
+})

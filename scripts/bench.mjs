@@ -1,0 +1,17 @@
+// `pnpm bench`: runs every package benchmark in turn (each prints its own table of figures
+// measured side by side in one run). A missing benchmark file is skipped.
+import { spawnSync } from 'node:child_process'
+import { existsSync } from 'node:fs'
+
+const benches = [
+  'packages/kernel/bench/pipeline.mjs',
+  'packages/agent/bench/makespan.mjs',
+  'apps/cli/bench/startup.mjs',
+]
+let failed = 0
+for (const file of benches) {
+  if (!existsSync(file)) continue
+  const { status } = spawnSync(process.execPath, ['--expose-gc', file], { stdio: 'inherit' })
+  if (status !== 0) failed++
+}
+process.exit(failed ? 1 : 0)
