@@ -193,11 +193,15 @@ const ACCEPT: PostToolDecision = Object.freeze({ kind: 'accept' })
 
 function makeExec(call: ToolCall, args: Readonly<Record<string, unknown>>, options: ExecuteOptions): Exec {
   const onProgress = options.onProgress
+  let signal = options.signal
   return {
     id: call.id,
     name: call.name,
     arguments: args,
-    signal: options.signal ?? new AbortController().signal,
+    // A caller without a signal gets one only if something asks for it: an AbortController
+    // costs more than the rest of a call.
+    get signal() { return signal ??= new AbortController().signal },
+    set signal(value: AbortSignal) { signal = value },
     startedAt: Date.now(),
     progress: onProgress ? (info?: ProgressInfo) => onProgress(info) : noProgress,
     turn: options.turn,

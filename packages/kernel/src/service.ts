@@ -93,42 +93,40 @@ export class ToolService extends Service {
     })
   }
 
-  /** Runs the whole pipeline for one call. Always resolves with exactly one result. */
-  execute(call: ToolCall, options?: ExecuteOptions): Promise<ToolExecutionResult> {
-    return this[CORE].pipeline.execute(call, options)
-  }
+  /**
+   * Runs the whole pipeline for one call. Always resolves with exactly one result.
+   * (The call-path members are bound functions: safe to destructure, and they skip cordis'
+   * per-access tracing, which a hot loop should not pay for.)
+   */
+  readonly execute = (call: ToolCall, options?: ExecuteOptions): Promise<ToolExecutionResult> =>
+    this[CORE].pipeline.execute(call, options)
 
   /**
    * Settles a call that the scheduler decided without running it (`DEPENDENCY_FAILED`,
    * `INVALID_PLAN`, `ABORTED_BEFORE_DISPATCH`, `TOOL_NOT_STARTED`, `TOOL_OUTCOME_UNKNOWN`).
    */
-  settle(call: ToolCall, code: string, message: string, options?: ExecuteOptions): Promise<ToolExecutionResult> {
-    return this[CORE].pipeline.settle(call, code, message, options)
-  }
+  readonly settle = (call: ToolCall, code: string, message: string, options?: ExecuteOptions): Promise<ToolExecutionResult> =>
+    this[CORE].pipeline.settle(call, code, message, options)
 
   /** 'parallel' only for a known tool, valid arguments, and `isConcurrencySafe(args) === true`. */
-  executionMode(call: ToolCall): ExecutionMode {
+  readonly executionMode = (call: ToolCall): ExecutionMode => {
     const tool = this[CORE].registry.get(call.name)
     const safe = tool?.definition.isConcurrencySafe
     if (!safe) return 'exclusive'
     const args = parseArguments(call.arguments)
     if (tool.validateArgs(args) !== undefined) return 'exclusive'
     try {
-      return safe(args) === true ? 'parallel' : 'exclusive'
+      return safe.call(tool.definition, args) === true ? 'parallel' : 'exclusive'
     } catch {
       return 'exclusive'
     }
   }
 
   /** What the model is shown: `[{ name, description, parameters }]`, nothing else. */
-  specs(): readonly ToolSpec[] {
-    return this[CORE].registry.specs()
-  }
+  readonly specs = (): readonly ToolSpec[] => this[CORE].registry.specs()
 
   /** The definition of a registered tool, or undefined. */
-  get(name: string): ToolDefinition | undefined {
-    return this[CORE].registry.get(name)?.definition
-  }
+  readonly get = (name: string): ToolDefinition | undefined => this[CORE].registry.get(name)?.definition
 
   /** The names of the plugins on one hook (or the guards), outermost first. */
   chain(name: keyof OnionHooks | 'tools/result' | 'guards'): string[] {
