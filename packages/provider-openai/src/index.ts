@@ -1,2 +1,16 @@
-/** @rein/provider-openai: A rein Provider for the OpenAI Chat Completions wire protocol (DeepSeek, OpenAI and compatible servers). */
-export {}
+/**
+ * `@rein/provider-openai`: a rein Provider for the Chat Completions wire protocol, as served by
+ * DeepSeek, OpenAI and compatible servers, on Node's global `fetch`.
+ *
+ *   const provider = createProvider({ model: 'deepseek-chat', apiKey: process.env.DEEPSEEK_API_KEY! })
+ */
+export { createProvider, type OpenAIProvider } from './provider.js'
+export { DEFAULT_BASE_URL, type OpenAIProviderConfig } from './config.js'
+export * from './codes.js'
+export {
+  ProviderError, ProviderConfigError, ProviderAuthError, ProviderModelNotFoundError,
+  ProviderContextLengthError, ProviderBadRequestError, ProviderRateLimitedError,
+  ProviderUnavailableError, ProviderStreamInterruptedError, ProviderBadResponseError,
+  ProviderAbortedError, type ProviderErrorOptions,
+} from './errors.js'
+export type { HttpDeps } from './http.js'

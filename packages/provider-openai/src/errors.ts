@@ -1,0 +1,93 @@
+/**
+ * The errors this provider throws: one `ProviderError` subclass per code, each carrying the
+ * stable `code`, the HTTP `status` when there was one, and a message that says what went wrong
+ * and what to check. Messages are built through `redact`, so the API key never appears in a
+ * message or a stack trace, whatever the server echoes back.
+ */
+import * as codes from './codes.js'
+import type { ProviderCode } from './codes.js'
+
+/** Extra facts an error may carry. */
+export interface ProviderErrorOptions {
+  status?: number
+  /** How long the server asked to wait (from `retry-after`), in milliseconds. */
+  retryAfterMs?: number
+  cause?: unknown
+}
+
+/** The base class: every error of this package. Match on `code`, not on the class or message. */
+export class ProviderError extends Error {
+  readonly code: ProviderCode
+  readonly status?: number
+  readonly retryAfterMs?: number
+
+  constructor(code: ProviderCode, message: string, options: ProviderErrorOptions = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause })
+    this.name = 'ProviderError'
+    this.code = code
+    if (options.status !== undefined) this.status = options.status
+    if (options.retryAfterMs !== undefined) this.retryAfterMs = options.retryAfterMs
+  }
+}
+
+/** Thrown by `createProvider` for a config that cannot work. */
+export class ProviderConfigError extends ProviderError {
+  constructor(message: string) { super(codes.PROVIDER_CONFIG, message); this.name = 'ProviderConfigError' }
+}
+/** HTTP 401/403: the key was refused. */
+export class ProviderAuthError extends ProviderError {
+  constructor(message: string, o?: ProviderErrorOptions) { super(codes.PROVIDER_AUTH, message, o); this.name = 'ProviderAuthError' }
+}
+/** HTTP 404: unknown model, or a base URL that is not a Chat Completions server. */
+export class ProviderModelNotFoundError extends ProviderError {
+  constructor(message: string, o?: ProviderErrorOptions) { super(codes.PROVIDER_MODEL_NOT_FOUND, message, o); this.name = 'ProviderModelNotFoundError' }
+}
+/** The conversation is longer than the model's context window. */
+export class ProviderContextLengthError extends ProviderError {
+  constructor(message: string, o?: ProviderErrorOptions) { super(codes.PROVIDER_CONTEXT_LENGTH, message, o); this.name = 'ProviderContextLengthError' }
+}
+/** Any other 4xx: the server rejected the request as sent. */
+export class ProviderBadRequestError extends ProviderError {
+  constructor(message: string, o?: ProviderErrorOptions) { super(codes.PROVIDER_BAD_REQUEST, message, o); this.name = 'ProviderBadRequestError' }
+}
+/** HTTP 429 after the last retry. */
+export class ProviderRateLimitedError extends ProviderError {
+  constructor(message: string, o?: ProviderErrorOptions) { super(codes.PROVIDER_RATE_LIMITED, message, o); this.name = 'ProviderRateLimitedError' }
+}
+/** HTTP 5xx or a network failure after the last retry. */
+export class ProviderUnavailableError extends ProviderError {
+  constructor(message: string, o?: ProviderErrorOptions) { super(codes.PROVIDER_UNAVAILABLE, message, o); this.name = 'ProviderUnavailableError' }
+}
+/** The body broke off, or the server reported an error inside it, after it had begun. */
+export class ProviderStreamInterruptedError extends ProviderError {
+  constructor(message: string, o?: ProviderErrorOptions) { super(codes.PROVIDER_STREAM_INTERRUPTED, message, o); this.name = 'ProviderStreamInterruptedError' }
+}
+/** A 2xx answer that is not a Chat Completions response. */
+export class ProviderBadResponseError extends ProviderError {
+  constructor(message: string, o?: ProviderErrorOptions) { super(codes.PROVIDER_BAD_RESPONSE, message, o); this.name = 'ProviderBadResponseError' }
+}
+/**
+ * The request's signal was aborted. Named `AbortError` like the platform's own abort errors,
+ * so code that checks `error.name === 'AbortError'` keeps working; `cause` is the signal's reason.
+ */
+export class ProviderAbortedError extends ProviderError {
+  constructor(message: string, o?: ProviderErrorOptions) { super(codes.PROVIDER_ABORTED, message, o); this.name = 'AbortError' }
+}
+
+/** Where a request went: what every error message names. `apiKey` is only used to redact. */
+export interface RequestSite {
+  baseURL: string
+  model: string
+  apiKey: string
+}
+
+/** Replaces every occurrence of the key with `[redacted]`. Runs on every message before it is thrown. */
+export function redact(text: string, apiKey: string): string {
+  if (apiKey.length === 0) return text
+  return text.split(apiKey).join('[redacted]')
+}
+
+/** The abort error for a request whose signal fired. */
+export function abortedError(signal: AbortSignal): ProviderAbortedError {
+  return new ProviderAbortedError('the model request was aborted', { cause: signal.reason })
+}

@@ -1,0 +1,44 @@
+/**
+ * Shared test set-up: a provider pointed at a fixture server, a request, and a way to drain a
+ * stream while keeping what arrived before a failure.
+ */
+import type { GenerateRequest, StreamEvent } from '@rein/kernel'
+import type { OpenAIProviderConfig } from '../src/config.js'
+import type { HttpDeps } from '../src/http.js'
+import { createProvider } from '../src/provider.js'
+import type { FixtureServer } from './fixture-server.js'
+
+/** The key every test uses; no message may ever contain it. */
+export const KEY = 'sk-test-4f9c2a7e1b3d5f6a'
+
+/** A provider for `server`, with fast backoff; `overrides` and `deps` as given. */
+export function providerFor(server: FixtureServer, overrides: Partial<OpenAIProviderConfig> = {}, deps: Partial<HttpDeps> = {}) {
+  return createProvider({ baseURL: server.baseURL, apiKey: KEY, model: 'deepseek-chat', retryBaseDelayMs: 1, ...overrides }, deps)
+}
+
+/** A small request with one tool. */
+export function request(signal?: AbortSignal): GenerateRequest {
+  return {
+    messages: [{ role: 'system', content: 'You are terse.' }, { role: 'user', content: 'Read a.txt and b.txt' }],
+    tools: [{ name: 'read_file', description: 'Read a file', parameters: { type: 'object', properties: { path: { type: 'string' } }, required: ['path'] } }],
+    ...(signal ? { signal } : {}),
+  }
+}
+
+/** Drains `events`; returns what arrived and the error that ended it, if any. */
+export async function drain(events: AsyncIterable<StreamEvent>): Promise<{ events: StreamEvent[], error?: unknown }> {
+  const seen: StreamEvent[] = []
+  try {
+    for await (const e of events) seen.push(e)
+    return { events: seen }
+  } catch (error) {
+    return { events: seen, error }
+  }
+}
+
+/** A promise with its resolver, for ordering without sleeps. */
+export function gate<T = void>(): { promise: Promise<T>, resolve: (value: T) => void } {
+  let resolve!: (value: T) => void
+  const promise = new Promise<T>((r) => { resolve = r })
+  return { promise, resolve }
+}

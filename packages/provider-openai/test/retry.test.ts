@@ -1,0 +1,56 @@
+import { describe, expect, it, vi } from 'vitest'
+import { backoffDelay, isRetryableStatus, parseRetryAfter, sleep } from '../src/retry.js'
+
+const now = Date.parse('2024-11-30T12:00:00Z')
+
+describe('parseRetryAfter', () => {
+  it('reads seconds, an HTTP date, and retry-after-ms (which wins)', () => {
+    expect(parseRetryAfter(new Headers({ 'retry-after': '2' }), now)).toBe(2000)
+    expect(parseRetryAfter(new Headers({ 'retry-after': '0.5' }), now)).toBe(500)
+    expect(parseRetryAfter(new Headers({ 'retry-after': 'Sat, 30 Nov 2024 12:00:07 GMT' }), now)).toBe(7000)
+    expect(parseRetryAfter(new Headers({ 'retry-after': '9', 'retry-after-ms': '120' }), now)).toBe(120)
+  })
+
+  it('treats a past date as now, and no header or nonsense as no advice', () => {
+    expect(parseRetryAfter(new Headers({ 'retry-after': 'Sat, 30 Nov 2024 11:00:00 GMT' }), now)).toBe(0)
+    expect(parseRetryAfter(new Headers(), now)).toBeUndefined()
+    expect(parseRetryAfter(new Headers({ 'retry-after': 'soon' }), now)).toBeUndefined()
+  })
+})
+
+describe('backoffDelay', () => {
+  it('doubles per retry within [50%, 100%] of the ceiling, capped at the maximum', () => {
+    expect([0, 1, 2, 3].map((r) => backoffDelay(r, 100, 1000, () => 1))).toEqual([100, 200, 400, 800])
+    expect(backoffDelay(3, 100, 1000, () => 0)).toBe(400)
+    expect(backoffDelay(10, 100, 1000, () => 1)).toBe(1000)
+  })
+})
+
+describe('isRetryableStatus', () => {
+  it('retries 429 and 5xx only', () => {
+    expect([400, 401, 404, 408, 429, 500, 502, 503].filter(isRetryableStatus)).toEqual([429, 500, 502, 503])
+  })
+})
+
+describe('sleep', () => {
+  it('resolves after the delay', async () => {
+    vi.useFakeTimers()
+    try {
+      let done = false
+      const p = sleep(1000).then(() => { done = true })
+      await vi.advanceTimersByTimeAsync(999)
+      expect(done).toBe(false)
+      await vi.advanceTimersByTimeAsync(1)
+      await p
+      expect(done).toBe(true)
+    } finally { vi.useRealTimers() }
+  })
+
+  it('rejects with the reason as soon as the signal aborts, or at once if it already has', async () => {
+    const controller = new AbortController()
+    const p = sleep(60_000, controller.signal)
+    controller.abort(new Error('stop'))
+    await expect(p).rejects.toThrow('stop')
+    await expect(sleep(60_000, AbortSignal.abort(new Error('already')))).rejects.toThrow('already')
+  })
+})

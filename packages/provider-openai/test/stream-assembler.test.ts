@@ -1,0 +1,86 @@
+import { describe, expect, it } from 'vitest'
+import { PROVIDER_BAD_RESPONSE, PROVIDER_CONTEXT_LENGTH, PROVIDER_STREAM_INTERRUPTED } from '../src/codes.js'
+import { StreamAssembler } from '../src/stream-assembler.js'
+
+const site = { baseURL: 'http://127.0.0.1:1/v1', model: 'm', apiKey: 'sk-secret-123' }
+const chunk = (delta: object, extra: object = {}) => JSON.stringify({ choices: [{ index: 0, delta, finish_reason: null }], ...extra })
+const call = (index: number | undefined, fn: object, id?: string) =>
+  chunk({ tool_calls: [{ ...(index === undefined ? {} : { index }), ...(id ? { id, type: 'function' } : {}), function: fn }] })
+
+function run(events: string[]) {
+  const a = new StreamAssembler(site)
+  const texts = events.map((e) => a.push(e))
+  return { texts, message: a.finish() }
+}
+
+describe('StreamAssembler', () => {
+  it('returns each text delta and concatenates them into the message', () => {
+    const { texts, message } = run([chunk({ role: 'assistant', content: '' }), chunk({ content: 'Hel' }), chunk({ content: 'lo' }), '[DONE]'])
+    expect(texts).toEqual(['', 'Hel', 'lo', ''])
+    expect(message).toEqual({ role: 'assistant', content: 'Hello' })
+  })
+
+  it('assembles interleaved tool-call deltas by index, in index order', () => {
+    const { message } = run([
+      call(1, { name: 'b', arguments: '' }, 'id_b'),
+      call(0, { name: 'a', arguments: '{"x"' }, 'id_a'),
+      call(1, { arguments: '{"y":2}' }),
+      call(0, { arguments: ':1}' }),
+      JSON.stringify({ choices: [{ index: 0, delta: {}, finish_reason: 'tool_calls' }] }),
+    ])
+    expect(message.toolCalls).toEqual([
+      { id: 'id_a', name: 'a', arguments: '{"x":1}' },
+      { id: 'id_b', name: 'b', arguments: '{"y":2}' },
+    ])
+  })
+
+  it('keeps malformed arguments byte for byte', () => {
+    const raw = `{"path": 'x', "n": 1,,`
+    const { message } = run([call(0, { name: 'w', arguments: raw.slice(0, 5) }, 'c1'), call(0, { arguments: raw.slice(5) }), '[DONE]'])
+    expect(message.toolCalls?.[0]?.arguments).toBe(raw)
+  })
+
+  it('joins a split name, ignores a repeated one, and invents ids the server left out', () => {
+    const { message } = run([call(0, { name: 'read_' }), call(0, { name: 'file' }), call(0, { name: 'read_file', arguments: '{}' }), '[DONE]'])
+    expect(message.toolCalls).toEqual([{ id: 'call_0', name: 'read_file', arguments: '{}' }])
+  })
+
+  it('matches deltas without an index by id, and continues the last call without either', () => {
+    const { message } = run([call(undefined, { name: 'a', arguments: '{' }, 'x'), call(undefined, { arguments: '}' }), call(undefined, { name: 'b', arguments: '[]' }, 'y'), '[DONE]'])
+    expect(message.toolCalls).toEqual([{ id: 'x', name: 'a', arguments: '{}' }, { id: 'y', name: 'b', arguments: '[]' }])
+  })
+
+  it('reads usage from the last chunk that has it, even one with no choices', () => {
+    const { message } = run([chunk({ content: 'a' }, { usage: null }), JSON.stringify({ choices: [], usage: { prompt_tokens: 9, completion_tokens: 3 } }), '[DONE]'])
+    expect(message.usage).toEqual({ inputTokens: 9, outputTokens: 3 })
+  })
+
+  it('ignores choices other than the first and events after [DONE]', () => {
+    const other = JSON.stringify({ choices: [{ index: 1, delta: { content: 'no' } }] })
+    const { message } = run([chunk({ content: 'yes' }), other, '[DONE]', chunk({ content: 'late' })])
+    expect(message.content).toBe('yes')
+  })
+
+  it('accepts a stream that ends after a finish_reason without [DONE]', () => {
+    const a = new StreamAssembler(site)
+    a.push(JSON.stringify({ choices: [{ index: 0, delta: { content: 'ok' }, finish_reason: 'stop' }] }))
+    expect(a.finish().content).toBe('ok')
+  })
+
+  it('refuses a stream that ended before finishing, as an interruption', () => {
+    const a = new StreamAssembler(site)
+    a.push(chunk({ content: 'The answer is' }))
+    expect(() => a.finish()).toThrow(expect.objectContaining({ code: PROVIDER_STREAM_INTERRUPTED, message: expect.stringContaining('after 1 events') }))
+  })
+
+  it('throws a bad-response error for an event that is not JSON, quoting it without the key', () => {
+    const a = new StreamAssembler(site)
+    expect(() => a.push('{oops sk-secret-123')).toThrow(expect.objectContaining({ code: PROVIDER_BAD_RESPONSE, message: expect.stringContaining('{oops [redacted]') }))
+  })
+
+  it('turns an error event into an error with the server text (context length recognised)', () => {
+    const a = new StreamAssembler(site)
+    expect(() => a.push(JSON.stringify({ error: { message: 'upstream overloaded' } }))).toThrow(expect.objectContaining({ code: PROVIDER_STREAM_INTERRUPTED, message: expect.stringContaining('upstream overloaded') }))
+    expect(() => new StreamAssembler(site).push(JSON.stringify({ error: { message: 'prompt is too long: 210000 tokens' } }))).toThrow(expect.objectContaining({ code: PROVIDER_CONTEXT_LENGTH }))
+  })
+})
