@@ -40,6 +40,6 @@ describe('working-hours policy', () => {
 
   it('rejects a bad config, naming the key', () => {
     expect(() => workingHours.Config({ from: 'nine' } as never)).toThrow(/from/)
-    expect(workingHours.Config({})).toEqual({ tools: ['write_file', 'edit_file', 'bash'], from: 9, to: 18 })
+    expect(workingHours.Config({} as workingHours.Config)).toEqual({ tools: ['write_file', 'edit_file', 'bash'], from: 9, to: 18 })
   })
 })
