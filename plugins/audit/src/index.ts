@@ -1,2 +1,11 @@
-/** @rein/plugin-audit: rein policy plugin: one redacted JSON line per finished tool call. */
-export {}
+/**
+ * `@rein/plugin-audit`: one redacted JSON line per finished tool call, appended to a file as
+ * each call finishes. Built-in secret patterns always apply; `redact` adds more.
+ *
+ *   ctx.plugin(audit, { file: './audit.jsonl', redact: ['corp-[0-9a-f]{32}'] })
+ */
+export { name, inject, apply } from './plugin.js'
+export { Config, type AuditConfig, type AuditInput } from './config.js'
+export { auditRecord, cut, type AuditRecord, type RecordOptions } from './record.js'
+export { BUILT_IN_PATTERNS, REDACTED, createRedactor, userPattern, type SecretPattern } from './redact.js'
+export { createAppender } from './writer.js'

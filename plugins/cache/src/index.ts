@@ -1,2 +1,41 @@
-/** @rein/plugin-cache: rein policy plugin: caches successes of idempotent tools, TTL + LRU, in-flight de-duplication. */
-export {}
+/**
+ * `@rein/plugin-cache`: reuses successes of `idempotent` tools on `tools/execute`, keyed by
+ * tool name + canonical JSON of the arguments, with a TTL and an LRU bound. Guarantees: a
+ * tool not marked idempotent is never cached; a failure is never stored; identical calls in
+ * flight together run the body once; one caller's abort never becomes another caller's result.
+ */
+import type { Context } from 'cordis'
+import { Config } from './config.js'
+import { cacheHandler, type CacheDeps } from './cache.js'
+
+export { Config }
+export type { ConfigInput } from './config.js'
+export { cacheHandler, type CacheDeps } from './cache.js'
+export { cacheKey, canonicalJson } from './key.js'
+export { TtlLru } from './store.js'
+
+/** The cordis plugin name. */
+export const name = 'cache'
+
+/** Applied after the kernel, so its hook lands in the kernel's chain. */
+export const inject = ['tools']
+
+/** A cache plugin with its own clock (tests inject one). The module itself is `createCache()` on `Date.now`. */
+export function createCache(deps: Partial<CacheDeps> = {}) {
+  const resolved: CacheDeps = { now: deps.now ?? (() => Date.now()) }
+  return {
+    name,
+    inject,
+    Config,
+    /** Registers one `tools/execute` handler with a store of its own; list it outside retry. */
+    apply(ctx: Context, config: Config) {
+      ctx.on('tools/execute', cacheHandler(config, resolved, (tool) => ctx.tools.get(tool)))
+    },
+  }
+}
+
+/**
+ * Runs when the plugin is loaded: registers one `tools/execute` handler whose store lives as
+ * long as the plugin. List it outside retry, so that a retried success is what gets stored.
+ */
+export const apply = createCache().apply

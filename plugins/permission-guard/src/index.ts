@@ -1,2 +1,22 @@
-/** @rein/plugin-permission-guard: rein policy plugin: allow/deny/ask rules by tool glob and argument matchers, with an approval service. */
-export {}
+/**
+ * `@rein/plugin-permission-guard`: allow / deny / ask rules by tool-name glob and argument
+ * globs (the last matching rule wins), the same deny registered as a guard so nothing later can
+ * undo it, and the approval service `ctx.approval` answering asks one at a time.
+ *
+ *   ctx.plugin(createPermissionGuard({ ask }), { default: 'ask', rules: [{ tool: 'read_*', action: 'allow' }] })
+ */
+import type { Context } from 'cordis'
+import { applyGuard } from './plugin.js'
+import type { PermissionGuardConfig } from './rules.js'
+
+export { name, inject, createPermissionGuard, applyGuard, type ApprovalPrompt, type PermissionGuardOptions } from './plugin.js'
+export { Config, type PermissionGuardInput } from './config.js'
+export { compilePolicy, describeRule, argumentText, PolicyError } from './rules.js'
+export type { Action, RuleConfig, PermissionGuardConfig, Policy, Verdict } from './rules.js'
+export { compileGlob, GlobError } from './glob.js'
+export { createApproval, type Ask, type ApprovalAnswer, type ApprovalRequest, type ApprovalOptions } from './approval.js'
+
+/** Applies the guard without an `ask` option: asks go to `ctx.approvalPrompt`, or are denied. */
+export function apply(ctx: Context, config: PermissionGuardConfig) {
+  applyGuard(ctx, config)
+}

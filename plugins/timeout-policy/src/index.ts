@@ -1,2 +1,28 @@
-/** @rein/plugin-timeout-policy: rein policy plugin: per-tool deadlines on tools/execute, cooperative first, abandoned after a grace period. */
-export {}
+/**
+ * `@rein/plugin-timeout-policy`: a deadline per tool call on `tools/execute`. Cooperative first
+ * (the tool's `exec.signal` aborts), then, `graceMs` later, it stops waiting, so no tool can
+ * hang a turn. Guarantees: exactly one outcome per call, `exec.signal`/`exec.progress`
+ * restored on every path, and no timer or listener left behind once a call returns.
+ */
+import type { Context } from 'cordis'
+import { Config } from './config.js'
+import { timeoutHandler } from './policy.js'
+
+export { Config }
+export type { ConfigInput } from './config.js'
+export { ABANDONED, deadlineFor, timeoutHandler } from './policy.js'
+export { CallWatch, type Cause } from './watch.js'
+
+/** The cordis plugin name. */
+export const name = 'timeout-policy'
+
+/** Applied after the kernel, so its hook lands in the kernel's chain. */
+export const inject = ['tools']
+
+/**
+ * Runs when the plugin is loaded: registers one `tools/execute` handler (in registration
+ * order; list it inside retry so that every attempt gets its own deadline).
+ */
+export function apply(ctx: Context, config: Config) {
+  ctx.on('tools/execute', timeoutHandler(config, (tool) => ctx.tools.get(tool)))
+}

@@ -1,0 +1,93 @@
+/**
+ * Builds the audit record of one finished call from what the kernel hands every observer: the
+ * call (`exec`), its frozen result and the pre-execute decision seen on the way in. Pure; the
+ * record's arguments are redacted and long strings cut, its sizes are of the originals.
+ */
+import type { Json, PreToolDecision, ToolExec, ToolExecutionResult } from '@rein/kernel'
+
+/** One line of the audit file. Absent fields are left out of the JSON. */
+export interface AuditRecord {
+  /** When the call finished (ISO 8601). */
+  ts: string
+  id: string
+  name: string
+  turn?: number
+  step?: number
+  index?: number
+  agent?: string
+  parent?: string
+  /** The arguments after redaction. */
+  arguments: unknown
+  /** The pre-execute chain's decision, or null when the call never reached it (unknown tool, bad arguments, settled by the scheduler). */
+  decision: PreToolDecision['kind'] | null
+  isError: boolean
+  /** `error.info.code` of a failure. */
+  code?: string
+  /** From `exec.startedAt` to the finished result. */
+  durationMs: number
+  /** UTF-8 bytes of the arguments as JSON, before redaction. */
+  argBytes: number
+  /** UTF-8 bytes of the text the model sees, plus the length of image data. */
+  resultBytes: number
+  /** How many times the body ran (`result.meta.attempts`, set by a retry plugin). */
+  attempts?: number
+  /** Whether the result came from a cache (`result.meta.cacheHit`). */
+  cacheHit?: boolean
+}
+
+export interface RecordOptions {
+  redact: (value: unknown) => unknown
+  maxStringLength: number
+  now: number
+}
+
+/** The record of one finished call. */
+export function auditRecord(
+  exec: ToolExec, result: ToolExecutionResult, decision: PreToolDecision['kind'] | undefined, options: RecordOptions,
+): AuditRecord {
+  const meta = result.meta ?? {}
+  return {
+    ts: new Date(options.now).toISOString(),
+    id: exec.id,
+    name: exec.name,
+    turn: exec.turn,
+    step: exec.step,
+    index: exec.index,
+    agent: exec.agent,
+    parent: exec.parent,
+    arguments: cut(options.redact(exec.arguments), options.maxStringLength),
+    decision: decision ?? null,
+    isError: result.isError,
+    code: result.isError ? result.error.info?.code : undefined,
+    durationMs: Math.max(0, options.now - exec.startedAt),
+    argBytes: Buffer.byteLength(JSON.stringify(exec.arguments), 'utf8'),
+    resultBytes: contentBytes(result),
+    attempts: typeof meta.attempts === 'number' ? meta.attempts : undefined,
+    cacheHit: typeof meta.cacheHit === 'boolean' ? meta.cacheHit : undefined,
+  }
+}
+
+function contentBytes(result: ToolExecutionResult): number {
+  let bytes = 0
+  for (const block of result.content) {
+    bytes += block.type === 'text' ? Buffer.byteLength(block.text, 'utf8') : block.data.length
+  }
+  return bytes
+}
+
+/** Cuts every string longer than `max` characters (never inside a surrogate pair); 0 = no limit. */
+export function cut(value: unknown, max: number): unknown {
+  if (max <= 0) return value
+  if (typeof value === 'string') {
+    if (value.length <= max) return value
+    let end = max
+    const code = value.charCodeAt(end - 1)
+    if (code >= 0xd800 && code <= 0xdbff) end--
+    return `${value.slice(0, end)}…[${value.length - end} more chars]`
+  }
+  if (Array.isArray(value)) return value.map((item) => cut(item, max))
+  if (typeof value === 'object' && value !== null) {
+    return Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, cut(inner, max)]))
+  }
+  return value as Json
+}

@@ -1,0 +1,57 @@
+/**
+ * Secret redaction for audit lines. The built-in patterns always apply (they cannot be turned
+ * off) and run before the configured ones; every string of a value, object keys included, is
+ * rewritten; the input is never modified. A redacted secret leaves a marker, never a fragment.
+ */
+
+/** Replaces a redacted secret. */
+export const REDACTED = '[REDACTED]'
+
+/** A secret pattern and what replaces each match. */
+export interface SecretPattern {
+  name: string
+  pattern: RegExp
+  replacement: string
+}
+
+/** Common secrets, always redacted. Private key blocks go first, before anything inside them matches. */
+export const BUILT_IN_PATTERNS: readonly SecretPattern[] = [
+  {
+    name: 'PEM private key block',
+    pattern: /-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----[\s\S]*?(?:-----END [A-Z0-9 ]*PRIVATE KEY-----|$)/g,
+    replacement: '[REDACTED PRIVATE KEY]',
+  },
+  { name: 'Bearer token', pattern: /\b(Bearer)\s+[A-Za-z0-9\-._~+/]{8,}=*/gi, replacement: `$1 ${REDACTED}` },
+  { name: 'sk- API key', pattern: /\bsk-[A-Za-z0-9_-]{16,}/g, replacement: REDACTED },
+  { name: 'AWS access key id', pattern: /\b(?:AKIA|ASIA)[0-9A-Z]{16}\b/g, replacement: REDACTED },
+  { name: 'GitHub token', pattern: /\b(?:gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,})/g, replacement: REDACTED },
+]
+
+/** Compiles a configured pattern source (global flag added). Throws the RegExp SyntaxError. */
+export function userPattern(source: string, index: number): SecretPattern {
+  return { name: `redact[${index}]`, pattern: new RegExp(source, 'g'), replacement: REDACTED }
+}
+
+/** Returns a function that redacts every string in a JSON-like value with the built-ins plus `extra`. */
+export function createRedactor(extra: readonly SecretPattern[] = []): (value: unknown) => unknown {
+  const patterns = [...BUILT_IN_PATTERNS, ...extra]
+  const text = (input: string) => {
+    let out = input
+    for (const { pattern, replacement } of patterns) {
+      pattern.lastIndex = 0
+      out = out.replace(pattern, replacement)
+    }
+    return out
+  }
+  const walk = (value: unknown): unknown => {
+    if (typeof value === 'string') return text(value)
+    if (Array.isArray(value)) return value.map(walk)
+    if (typeof value === 'object' && value !== null) {
+      const out: Record<string, unknown> = {}
+      for (const [key, inner] of Object.entries(value)) out[text(key)] = walk(inner)
+      return out
+    }
+    return value
+  }
+  return walk
+}

@@ -1,0 +1,51 @@
+import { describe, expect, it } from 'vitest'
+import { createRedactor, userPattern } from '../src/index.js'
+
+const redact = createRedactor()
+
+describe('built-in redaction', () => {
+  it.each([
+    ['an sk- key', 'key=sk-proj-AbCdEfGhIjKlMnOpQrStUv123', 'key=[REDACTED]'],
+    ['a Bearer token', 'Authorization: Bearer eyJhbGciOiJIUzI1NiJ9.abc.def', 'Authorization: Bearer [REDACTED]'],
+    ['a lower-case bearer token', 'bearer abcdefgh12345678', 'bearer [REDACTED]'],
+    ['an AKIA key', 'aws AKIAIOSFODNN7EXAMPLE here', 'aws [REDACTED] here'],
+    ['a ghp_ token', 'ghp_0123456789abcdefghijABCDEFGHIJ012345', '[REDACTED]'],
+    ['a gho_ token', 'token gho_0123456789abcdefghijABCDEFGHIJ012345.', 'token [REDACTED].'],
+    ['a PEM private key block',
+      'before\n-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEA\nsk-notakeybutinside\n-----END RSA PRIVATE KEY-----\nafter',
+      'before\n[REDACTED PRIVATE KEY]\nafter'],
+    ['a PEM block cut off before its end', 'x -----BEGIN PRIVATE KEY-----\nMIIEv', 'x [REDACTED PRIVATE KEY]'],
+  ])('redacts %s', (_, input, output) => {
+    expect(redact(input)).toBe(output)
+  })
+
+  it('leaves ordinary text alone', () => {
+    for (const text of ['task-runner --ask', 'Bearer of bad news', 'AKIA', 'ghp_short', 'sk-short']) {
+      expect(redact(text)).toBe(text)
+    }
+  })
+
+  it('walks nested values and keys without modifying the input', () => {
+    const input = Object.freeze({
+      headers: Object.freeze([Object.freeze({ Authorization: 'Bearer abcdefgh12345678' })]),
+      'sk-AbCdEfGhIjKlMnOpQrStUv': 1,
+      count: 3,
+      ok: true,
+      nothing: null,
+    })
+    expect(redact(input)).toEqual({
+      headers: [{ Authorization: 'Bearer [REDACTED]' }],
+      '[REDACTED]': 1,
+      count: 3,
+      ok: true,
+      nothing: null,
+    })
+    expect(input.headers[0].Authorization).toBe('Bearer abcdefgh12345678')
+  })
+
+  it('adds configured patterns after the built-in ones', () => {
+    const custom = createRedactor([userPattern('corp-[0-9a-f]{8}', 0), userPattern('password=\\S+', 1)])
+    expect(custom('corp-deadbeef password=hunter2 sk-AbCdEfGhIjKlMnOpQrStUv'))
+      .toBe('[REDACTED] [REDACTED] [REDACTED]')
+  })
+})

@@ -1,0 +1,24 @@
+/**
+ * The configuration of the cache, validated by cordis when the plugin is loaded, so a bad
+ * value fails `ctx.plugin(...)` with a message naming the key. `ttlMs: 0` or `maxEntries: 0`
+ * keeps nothing: identical calls in flight at the same time are still run once.
+ */
+import { Schema } from 'cordis'
+
+export interface Config {
+  /** How long (ms) a stored success is served, counted from when it was stored. */
+  ttlMs: number
+  /** At most this many results are kept; the least recently used goes first. */
+  maxEntries: number
+}
+
+/** What a user may write: every key is optional, the schema fills in the defaults. */
+export type ConfigInput = Partial<Config>
+
+/** The schema cordis validates the plugin config with at load; fills in the defaults. */
+export const Config: Schema<ConfigInput | undefined, Config> = Schema.object({
+  ttlMs: Schema.natural().default(300_000)
+    .description('How long (ms) a stored success is served, from when it was stored.'),
+  maxEntries: Schema.natural().default(1000)
+    .description('At most this many results are kept; the least recently used is evicted first.'),
+})

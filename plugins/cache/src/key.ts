@@ -1,0 +1,22 @@
+/**
+ * Cache keys. Two calls share a key exactly when they name the same tool and their arguments
+ * are the same JSON value: object keys are sorted at every depth, so `{a,b}` and `{b,a}` meet.
+ * Arguments reaching `tools/execute` are already a lossless JSON snapshot (no undefined, no
+ * NaN, no cycles), which is what makes this canonical form exact.
+ */
+
+/** JSON text of `value` with object keys sorted (by UTF-16 code units) at every depth. */
+export function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`
+  if (value !== null && typeof value === 'object') {
+    const object = value as Record<string, unknown>
+    const members = Object.keys(object).sort().map((key) => `${JSON.stringify(key)}:${canonicalJson(object[key])}`)
+    return `{${members.join(',')}}`
+  }
+  return JSON.stringify(value)
+}
+
+/** The key of one call: its tool name and its canonical arguments. */
+export function cacheKey(tool: string, args: unknown): string {
+  return canonicalJson([tool, args])
+}

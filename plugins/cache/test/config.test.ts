@@ -1,0 +1,35 @@
+import { Context } from 'cordis'
+import * as kernel from '@rein/kernel'
+import { describe, expect, it } from 'vitest'
+import * as cache from '../src/index.js'
+
+async function load(config: unknown) {
+  const ctx = new Context()
+  ctx.plugin(kernel)
+  await ctx.start()
+  const fork = ctx.plugin(cache, config as cache.ConfigInput)
+  await ctx.start()
+  return { ctx, fork }
+}
+
+describe('the config', () => {
+  it('has the contract defaults', () => {
+    expect(cache.Config({})).toEqual({ ttlMs: 300_000, maxEntries: 1000 })
+  })
+
+  it('loads and hooks tools/execute with a valid config', async () => {
+    const { ctx, fork } = await load({ ttlMs: 60_000 })
+    expect(fork.error).toBeFalsy()
+    expect(ctx.tools.chain('tools/execute')).toEqual(['cache'])
+  })
+
+  it.each([
+    [{ ttlMs: -1 }, '$.ttlMs expected number >= 0 but got -1'],
+    [{ maxEntries: 'many' }, '$.maxEntries expected number but got many'],
+    [{ maxEntries: 2.5 }, '$.maxEntries expected number multiple of 1 but got 2.5'],
+  ])('rejects %j at load with a message naming the key', async (config, message) => {
+    const { ctx, fork } = await load(config)
+    expect(fork.error?.message).toBe(message)
+    expect(ctx.tools.chain('tools/execute')).toEqual([])
+  })
+})

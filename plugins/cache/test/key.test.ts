@@ -1,0 +1,42 @@
+import fc from 'fast-check'
+import { describe, expect, it } from 'vitest'
+import { cacheKey, canonicalJson } from '../src/key.js'
+
+/** `value` with the keys of every object in reverse order. */
+function reversed(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(reversed)
+  if (value !== null && typeof value === 'object') {
+    return Object.fromEntries(Object.entries(value).reverse().map(([k, v]) => [k, reversed(v)]))
+  }
+  return value
+}
+
+describe('canonicalJson', () => {
+  it('sorts object keys at every depth and keeps array order', () => {
+    expect(canonicalJson({ b: 1, a: { d: [3, { f: 1, e: 2 }], c: null } })).toBe('{"a":{"c":null,"d":[3,{"e":2,"f":1}]},"b":1}')
+    expect(canonicalJson([2, 1])).not.toBe(canonicalJson([1, 2]))
+  })
+
+  it('is the same for any key order, and parses back to the same value', () => {
+    fc.assert(fc.property(fc.jsonValue(), (value) => {
+      const text = canonicalJson(value)
+      expect(canonicalJson(reversed(value))).toBe(text)
+      expect(JSON.parse(text)).toEqual(JSON.parse(JSON.stringify(value)))
+    }))
+  })
+
+  it('differs for values that differ', () => {
+    fc.assert(fc.property(fc.jsonValue(), fc.jsonValue(), (a, b) => {
+      const same = JSON.stringify(JSON.parse(canonicalJson(a))) === JSON.stringify(JSON.parse(canonicalJson(b)))
+      expect(canonicalJson(a) === canonicalJson(b)).toBe(same)
+    }))
+  })
+})
+
+describe('cacheKey', () => {
+  it('separates tools and arguments unambiguously', () => {
+    expect(cacheKey('a', { x: 1 })).not.toBe(cacheKey('b', { x: 1 }))
+    expect(cacheKey('a', { x: 1 })).toBe(cacheKey('a', { x: 1 }))
+    expect(cacheKey('a', '1')).not.toBe(cacheKey('a', 1))
+  })
+})

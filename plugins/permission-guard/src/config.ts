@@ -1,0 +1,39 @@
+/**
+ * The config schema. Everything is checked when the plugin is loaded, never per call: the
+ * shape by the schema, and every glob by compiling the policy once. A bad entry fails the load
+ * with a message that names it, e.g. `$.rules[1].when.path "src/[" has a "[" without its closing "]"`.
+ */
+import { Schema } from 'cordis'
+import { compilePolicy, PolicyError, type PermissionGuardConfig, type RuleConfig } from './rules.js'
+
+const Action = Schema.union(['allow', 'deny', 'ask'] as const)
+
+const Rule = Schema.object({
+  tool: Schema.string().required().description('Glob over the tool name, e.g. "read_*".'),
+  action: Action.required().description('What a matching call gets.'),
+  reason: Schema.string().description('Shown when this rule denies or asks.'),
+  when: Schema.dict(Schema.string()).description('Argument name -> glob; all must match.'),
+})
+
+const Shape = Schema.object({
+  default: Action.default('allow').description('The action when no rule matches.'),
+  rules: Schema.array(Rule).default([]).description('Evaluated in order; the last matching rule wins.'),
+})
+
+/** What a user may write: every key is optional, the schema fills in the defaults. */
+export interface PermissionGuardInput {
+  default?: PermissionGuardConfig['default']
+  rules?: RuleConfig[]
+}
+
+/** The plugin's config schema (cordis validates it at `ctx.plugin(...)`). */
+export const Config: Schema<PermissionGuardInput | undefined, PermissionGuardConfig> = Schema.transform(Shape, (config) => {
+  const value = config as unknown as PermissionGuardConfig
+  try {
+    compilePolicy(value)
+  } catch (error) {
+    if (error instanceof PolicyError) throw new Schema.ValidationError(error.message, { path: error.path })
+    throw error
+  }
+  return value
+}, true).default({} as PermissionGuardConfig)

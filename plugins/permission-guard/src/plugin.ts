@@ -1,0 +1,80 @@
+/**
+ * Wires the policy into the kernel three ways: a `tools/pre-execute` handler (allow / deny /
+ * ask), one guard that denies exactly when the policy's verdict is a deny (so no plugin
+ * registered later can turn that deny into an allow), and the approval service `ctx.approval`
+ * that answers the asks. All state lives in the plugin instance and goes with its disposal.
+ */
+import type { Context } from 'cordis'
+import type { PreToolDecision } from '@rein/kernel'
+import { createApproval, type Ask } from './approval.js'
+import { Config } from './config.js'
+import { compilePolicy, type PermissionGuardConfig } from './rules.js'
+
+declare module 'cordis' {
+  interface Context {
+    /** Optional: who answers the asks when the plugin was loaded without an `ask` option (e.g. the CLI). */
+    approvalPrompt?: ApprovalPrompt
+  }
+}
+
+/** A service that answers approval requests, for harnesses loaded from a config file. */
+export interface ApprovalPrompt {
+  ask: Ask
+}
+
+export interface PermissionGuardOptions {
+  /** Answers the asks. Takes precedence over `ctx.approvalPrompt`; with neither, asks are denied. */
+  ask?: Ask
+}
+
+/** The plugin name, as shown by `ctx.tools.chain(...)`. */
+export const name = 'permission-guard'
+/** Applied after the kernel, whose `ctx.tools` it hooks into. */
+export const inject = ['tools']
+
+/** A permission-guard plugin whose asks are answered by `options.ask`. */
+export function createPermissionGuard(options: PermissionGuardOptions = {}) {
+  return {
+    name,
+    inject,
+    Config,
+    apply: (ctx: Context, config: PermissionGuardConfig) => applyGuard(ctx, config, options),
+  }
+}
+
+/** Registers the handler, the guard and `ctx.approval` for as long as the plugin lives. */
+export function applyGuard(ctx: Context, config: PermissionGuardConfig, options: PermissionGuardOptions = {}) {
+  const policy = compilePolicy(config)
+  const logger = ctx.logger(name)
+
+  // Decides before anything inside it; inner handlers still run after an allow or an ask.
+  ctx.on('tools/pre-execute', async (exec, next): Promise<PreToolDecision> => {
+    const verdict = policy(exec.name, exec.arguments)
+    switch (verdict.action) {
+      case 'deny':
+        return { kind: 'deny', reason: verdict.reason }
+      case 'allow':
+        return next()
+      case 'ask': {
+        const inner = await next()
+        return inner.kind === 'deny' ? inner : { kind: 'ask', reason: verdict.reason }
+      }
+    }
+  })
+
+  // Runs after every allow, whoever produced it: a policy deny stays a deny.
+  ctx.tools.guard((exec) => {
+    const verdict = policy(exec.name, exec.arguments)
+    return verdict.action === 'deny' ? verdict.reason : undefined
+  })
+
+  ctx.set('approval', createApproval({
+    asker: () => options.ask ?? (ctx.get('approvalPrompt') as ApprovalPrompt | undefined)?.ask,
+    keyOf: ({ exec, reason }) => {
+      const verdict = policy(exec.name, exec.arguments)
+      const rule = verdict.action === 'ask' ? `rule:${verdict.rule ?? 'default'}` : `reason:${reason ?? ''}`
+      return `${exec.name}\u0000${rule}`
+    },
+    warn: (message) => logger.warn(message),
+  }))
+}

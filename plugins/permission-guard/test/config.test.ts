@@ -1,0 +1,53 @@
+import { describe, expect, it } from 'vitest'
+import * as guard from '../src/index.js'
+import { harness, outcome } from './helpers.js'
+
+/** Loads the plugin with `config` and returns the load error's message, if any. */
+async function loadError(config: unknown): Promise<string | undefined> {
+  const { ctx } = await harness()
+  const fork = ctx.plugin(guard, config as never)
+  await ctx.start()
+  return fork.error?.message
+}
+
+describe('permission-guard config', () => {
+  it('defaults to allow with no rules', () => {
+    expect(guard.Config({})).toEqual({ default: 'allow', rules: [] })
+    expect(guard.Config(undefined)).toEqual({ default: 'allow', rules: [] })
+  })
+
+  it('loads with no config at all and then allows everything', async () => {
+    const { ctx, call } = await harness()
+    const fork = ctx.plugin(guard)
+    await ctx.start()
+    expect(fork.error).toBeFalsy()
+    expect(outcome(await call('rm'))).toBe('ok')
+  })
+
+  it('loads a valid config', async () => {
+    expect(await loadError({ default: 'ask', rules: [{ tool: 'read_*', action: 'allow', when: { path: 'src/*' } }] })).toBeUndefined()
+  })
+
+  it('rejects bad configs at load, naming the key', async () => {
+    expect(await loadError({ default: 'maybe' })).toBe('$.default expected "allow" | "deny" | "ask" but got "maybe"')
+    expect(await loadError({ rules: [{ tool: 'x', action: 'nope' }] }))
+      .toBe('$.rules[0].action expected "allow" | "deny" | "ask" but got "nope"')
+    expect(await loadError({ rules: [{ action: 'deny' }] })).toBe('$.rules[0].tool missing required value')
+    expect(await loadError({ rules: [{ tool: 'x', action: 'deny', when: { force: true } }] }))
+      .toBe('$.rules[0].when.force expected string but got true')
+    expect(await loadError({ rules: [{ tool: 'x', action: 'deny' }, { tool: 'y', action: 'deny', when: { path: 'src/[' } }] }))
+      .toBe('$.rules[1].when.path "src/[" has a "[" without its closing "]" (escape a literal one as "\\[")')
+    expect(await loadError({ rules: [{ tool: '{a,b', action: 'deny' }] }))
+      .toBe('$.rules[0].tool "{a,b" has a "{" without its closing "}" (escape a literal one as "\\{")')
+    expect(await loadError({ rules: [{ tool: '', action: 'deny' }] }))
+      .toBe('$.rules[0].tool must be a non-empty glob such as "read_*"')
+  })
+
+  it('registers nothing when the config is rejected', async () => {
+    const { ctx } = await harness()
+    ctx.plugin(guard, { rules: "all" } as never)
+    await ctx.start()
+    expect(ctx.tools.chain('tools/pre-execute')).toEqual([])
+    expect(ctx.get('approval')).toBeUndefined()
+  })
+})

@@ -1,0 +1,68 @@
+/** A real kernel with a few tools whose bodies record that they ran. */
+import { Context, Logger } from 'cordis'
+import * as kernel from '@rein/kernel'
+import { defineTool, type ToolExecutionResult } from '@rein/kernel'
+
+export interface Harness {
+  ctx: Context
+  /** Names of the tools whose bodies ran, in order. */
+  ran: string[]
+  call: (name: string, args?: Record<string, unknown>, options?: kernel.ExecuteOptions) => Promise<ToolExecutionResult>
+}
+
+let ids = 0
+
+export async function harness(tools = ['read_file', 'write_file', 'bash', 'rm']): Promise<Harness> {
+  const ctx = new Context()
+  ctx.plugin(kernel)
+  await ctx.start()
+  const ran: string[] = []
+  for (const name of tools) {
+    ctx.tools.register(defineTool({
+      name,
+      description: name,
+      parameters: { type: 'object' },
+      execute: () => {
+        ran.push(name)
+        return 'ok'
+      },
+    }))
+  }
+  const call = (name: string, args: Record<string, unknown> = {}, options?: kernel.ExecuteOptions) =>
+    ctx.tools.execute({ id: `call_${++ids}`, name, arguments: args }, options)
+  return { ctx, ran, call }
+}
+
+/** The code of a failed result, or 'ok'. */
+export function outcome(result: ToolExecutionResult): string {
+  return result.isError ? result.error.info?.code ?? '?' : 'ok'
+}
+
+/** The message of a failed result. */
+export function messageOf(result: ToolExecutionResult): string | undefined {
+  return result.isError ? result.error.message : undefined
+}
+
+/** A promise with its resolver, to release a waiting step from a test. */
+export function gate<T = void>() {
+  let open!: (value: T) => void
+  const promise = new Promise<T>((resolve) => { open = resolve })
+  return { promise, open }
+}
+
+/** Collects the warnings logged under `name` by plugins of `ctx` (until `stop()`). */
+export function captureWarnings(ctx: Context, name: string) {
+  const warnings: string[] = []
+  const target: Logger.Target = {
+    colors: 0,
+    record(record) {
+      if (record.type === 'warn' && record.name === name && (record.meta as { ctx?: Context } | undefined)?.ctx?.root === ctx.root) warnings.push(record.content)
+    },
+  }
+  Logger.targets.push(target)
+  const stop = () => {
+    const index = Logger.targets.indexOf(target)
+    if (index >= 0) Logger.targets.splice(index, 1)
+  }
+  return { warnings, stop }
+}

@@ -1,0 +1,57 @@
+/**
+ * The `tools/execute` handler. For a tool marked `idempotent` it runs the inner layers up to
+ * `maxAttempts` times while the result's code is retryable, sleeping with full-jitter backoff
+ * in between; each attempt sees a fresh `exec.signal` that follows the caller's, and the caller's
+ * is restored in `finally`. An abort ends the sleep at once and returns the last result.
+ * Other tools pass straight through. `exec.meta.attempts` counts the attempts made.
+ */
+import { codeOf, type ExecuteHandler, type ToolDefinition, type ToolExecutionResult } from '@rein/kernel'
+import { abortableSleep, backoffDelay } from './backoff.js'
+import { NEVER_RETRIED, TRANSIENT_HTTP_CODES } from './codes.js'
+import type { Config } from './config.js'
+import { childSignal } from './signal.js'
+
+/** What a retry waits with; injectable so that tests need no clock. */
+export interface RetryDeps {
+  /** Waits `ms`; must resolve as soon as `signal` aborts. Default: a `setTimeout` sleep. */
+  sleep(ms: number, signal: AbortSignal): Promise<void>
+  /** A number in [0, 1) for the jitter. Default: `Math.random`. */
+  random(): number
+}
+
+/** Real timers and `Math.random`: what the module's own plugin uses. */
+export const defaultDeps: RetryDeps = { sleep: abortableSleep, random: Math.random }
+
+/** Whether `result` is a failure this config retries. */
+export function isRetryable(result: ToolExecutionResult, config: Pick<Config, 'retryOn' | 'retryHttp'>): boolean {
+  const code = codeOf(result)
+  if (code === undefined || NEVER_RETRIED.has(code)) return false
+  return config.retryOn.includes(code) || (config.retryHttp && TRANSIENT_HTTP_CODES.has(code))
+}
+
+/** Builds the handler. `definitionOf` looks a tool up at call time (`ctx.tools.get`). */
+export function retryHandler(config: Config, deps: RetryDeps, definitionOf: (name: string) => ToolDefinition | undefined): ExecuteHandler {
+  return async (exec, next) => {
+    if (definitionOf(exec.name)?.idempotent !== true) return next()
+    const caller = exec.signal
+    try {
+      for (let attempt = 1; ; attempt++) {
+        exec.meta.attempts = attempt
+        const child = childSignal(caller)
+        exec.signal = child.signal
+        let result: ToolExecutionResult
+        try {
+          result = await next()
+        } finally {
+          child.release()
+          exec.signal = caller
+        }
+        if (attempt >= config.maxAttempts || caller.aborted || !isRetryable(result, config)) return result
+        await deps.sleep(backoffDelay(attempt, config.baseDelayMs, config.maxDelayMs, deps.random), caller)
+        if (caller.aborted) return result
+      }
+    } finally {
+      exec.signal = caller
+    }
+  }
+}

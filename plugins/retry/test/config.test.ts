@@ -1,0 +1,44 @@
+import { Context } from 'cordis'
+import * as kernel from '@rein/kernel'
+import { describe, expect, it } from 'vitest'
+import * as retry from '../src/index.js'
+
+async function load(config: unknown) {
+  const ctx = new Context()
+  ctx.plugin(kernel)
+  await ctx.start()
+  const fork = ctx.plugin(retry, config as retry.ConfigInput)
+  await ctx.start()
+  return { ctx, fork }
+}
+
+describe('the config', () => {
+  it('has the contract defaults', () => {
+    expect(retry.Config({})).toEqual({
+      maxAttempts: 3, baseDelayMs: 200, maxDelayMs: 10_000,
+      retryOn: ['TOOL_TIMEOUT', 'ECONNRESET', 'ETIMEDOUT', 'EAI_AGAIN', 'RATE_LIMITED', 'UNAVAILABLE'],
+      retryHttp: true,
+    })
+  })
+
+  it('loads and hooks tools/execute with a valid config', async () => {
+    const { ctx, fork } = await load({ maxAttempts: 5, retryOn: ['ECONNRESET'] })
+    expect(fork.error).toBeFalsy()
+    expect(ctx.tools.chain('tools/execute')).toEqual(['retry'])
+  })
+
+  it.each([
+    [{ maxAttempts: 0 }, '$.maxAttempts expected number >= 1 but got 0'],
+    [{ baseDelayMs: -5 }, '$.baseDelayMs expected number >= 0 but got -5'],
+    [{ maxDelayMs: 'long' }, '$.maxDelayMs expected number but got long'],
+    [{ retryOn: 'TOOL_TIMEOUT' }, '$.retryOn expected array but got TOOL_TIMEOUT'],
+    [{ retryOn: ['TOOL_TIMEOUT', 'ABORTED'] },
+      '$.retryOn lists "ABORTED", which is never retried (the call was stopped, refused or is invalid): remove it'],
+    [{ retryOn: ['INVALID_ARGS'] },
+      '$.retryOn lists "INVALID_ARGS", which is never retried (the call was stopped, refused or is invalid): remove it'],
+  ])('rejects %j at load with a message naming the key', async (config, message) => {
+    const { ctx, fork } = await load(config)
+    expect(fork.error?.message).toBe(message)
+    expect(ctx.tools.chain('tools/execute')).toEqual([])
+  })
+})

@@ -1,0 +1,48 @@
+/**
+ * The plugin's configuration (DESIGN.md §4), validated when the plugin is loaded: a bad value
+ * fails `ctx.plugin(spill, config)` with a message naming the key. `capFor` is the one place
+ * that decides which cap applies to a tool.
+ */
+import { Schema } from 'cordis'
+
+export type StoreKind = 'local' | 'memory' | 'external'
+
+export interface SpillConfig {
+  /** Results whose text is larger than this many UTF-8 bytes are spilled. */
+  maxInlineBytes: number
+  /** Per-tool caps that override `maxInlineBytes`. */
+  tools: Record<string, number>
+  /** Where spilled outputs go. `external`: a `spillStore` service provided by another plugin. */
+  store: StoreKind
+  /** The directory of the `local` store. */
+  dir?: string
+}
+
+const Fields = Schema.object({
+  maxInlineBytes: Schema.natural().min(1).default(50_000)
+    .description('Results whose text exceeds this many UTF-8 bytes are spilled and replaced by a preview.'),
+  tools: Schema.dict(Schema.natural().min(1)).default({})
+    .description('Per-tool caps in bytes, by tool name; they override maxInlineBytes.'),
+  store: Schema.union(['local', 'memory', 'external']).default('local')
+    .description('local: private files; memory: in process; external: a spillStore service from another plugin.'),
+  dir: Schema.string()
+    .description('Directory of the local store (created 0700). Default: a new directory under the OS temp dir.'),
+})
+
+function checkDir(config: SpillConfig): SpillConfig {
+  if (config.dir !== undefined && config.store !== 'local') {
+    throw new TypeError(`$.dir is only used by store "local", but store is "${config.store}"; remove dir or set store: local`)
+  }
+  return config
+}
+
+/** The cordis config schema of `@rein/plugin-spill`. */
+// The check runs on the resolved config (`preserve`); the outer default lets an omitted config
+// resolve to every field's default first.
+export const Config: Schema<Partial<SpillConfig>, SpillConfig> =
+  Schema.transform(Fields, (value) => checkDir(value as SpillConfig), true).default({} as SpillConfig)
+
+/** The cap for `tool`: its override, else `maxInlineBytes`. */
+export function capFor(config: SpillConfig, tool: string): number {
+  return Object.hasOwn(config.tools, tool) ? config.tools[tool] : config.maxInlineBytes
+}

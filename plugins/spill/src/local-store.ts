@@ -1,0 +1,107 @@
+/**
+ * The local-files spill store. Outputs are files named by a random locator in one private
+ * directory (mode 0700, files 0600, created exclusively so nothing is ever overwritten or
+ * followed through a planted link). `read` accepts only locators of the exact shape it
+ * issues, so no locator can name a path outside the directory.
+ */
+import { randomBytes } from 'node:crypto'
+import { lstat, mkdir, mkdtemp, readFile, rm, unlink, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join, resolve } from 'node:path'
+import { utf8Length } from '@rein/retention'
+import { readSpilledHint, SpillNotFoundError, type SavedSpill, type SpillMeta, type SpillStore } from './store.js'
+
+/** The only locators this store issues or reads: `spill_` and 32 lowercase hex digits. */
+const LOCATOR = /^spill_[0-9a-f]{32}$/
+
+export interface LocalStoreOptions {
+  /**
+   * The directory to keep outputs in. Created (0700) when missing; refused when it is not a
+   * plain directory or other users can access it. Default: a fresh directory under
+   * `os.tmpdir()`, made on the first save and removed by `close()`.
+   */
+  dir?: string
+}
+
+/** A spill store that keeps each output in its own file. */
+export class LocalSpillStore implements SpillStore {
+  private ready?: Promise<string>
+  private temporary?: string
+
+  constructor(private readonly options: LocalStoreOptions = {}) {}
+
+  /** The directory in use, once the first save or read has prepared it. */
+  get directory(): string | undefined {
+    return this.temporary ?? (this.options.dir === undefined ? undefined : resolve(this.options.dir))
+  }
+
+  async save(text: string, _meta: SpillMeta): Promise<SavedSpill> {
+    const dir = await this.prepare()
+    const locator = `spill_${randomBytes(16).toString('hex')}`
+    await writeFile(join(dir, `${locator}.txt`), text, { encoding: 'utf8', mode: 0o600, flag: 'wx' })
+    return { locator, bytes: utf8Length(text), retrievalHint: readSpilledHint(locator) }
+  }
+
+  async read(locator: string): Promise<string> {
+    if (typeof locator !== 'string' || !LOCATOR.test(locator)) throw new SpillNotFoundError(String(locator))
+    if (this.options.dir === undefined && !this.ready) throw new SpillNotFoundError(locator)
+    const dir = await this.prepare()
+    try {
+      return await readFile(join(dir, `${locator}.txt`), 'utf8')
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw new SpillNotFoundError(locator)
+      throw error
+    }
+  }
+
+  async delete(locator: string): Promise<void> {
+    if (!LOCATOR.test(locator) || !this.ready) return
+    const dir = await this.prepare()
+    await unlink(join(dir, `${locator}.txt`)).catch((error: NodeJS.ErrnoException) => {
+      if (error.code !== 'ENOENT') throw error
+    })
+  }
+
+  /** Removes the default temporary directory (a configured `dir` is left as it is). */
+  async close(): Promise<void> {
+    const dir = this.temporary
+    this.ready = undefined
+    this.temporary = undefined
+    if (dir) await rm(dir, { recursive: true, force: true })
+  }
+
+  /** Makes (or checks) the directory once; a failure is not remembered, so a later save retries. */
+  private prepare(): Promise<string> {
+    this.ready ??= this.makeDirectory().catch((error: unknown) => {
+      this.ready = undefined
+      throw error
+    })
+    return this.ready
+  }
+
+  private async makeDirectory(): Promise<string> {
+    if (this.options.dir === undefined) {
+      this.temporary = await mkdtemp(join(tmpdir(), `rein-spill-${process.pid}-`))
+      return this.temporary
+    }
+    const dir = resolve(this.options.dir)
+    await mkdir(dir, { recursive: true, mode: 0o700 })
+    const stat = await lstat(dir)
+    if (!stat.isDirectory()) {
+      throw new Error(`spill dir ${dir} is not a plain directory (a file or a symlink); set dir to a private directory`)
+    }
+    if ((stat.mode & 0o077) !== 0) {
+      const mode = (stat.mode & 0o777).toString(8)
+      throw new Error(`spill dir ${dir} is open to other users (mode ${mode}); run \`chmod 700 ${dir}\` or choose another dir`)
+    }
+    if (process.getuid && stat.uid !== process.getuid()) {
+      throw new Error(`spill dir ${dir} belongs to another user; choose a directory you own`)
+    }
+    return dir
+  }
+}
+
+/** Makes a local-files spill store. */
+export function localStore(options: LocalStoreOptions = {}): LocalSpillStore {
+  return new LocalSpillStore(options)
+}

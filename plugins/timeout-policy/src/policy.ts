@@ -1,0 +1,61 @@
+/**
+ * The `tools/execute` handler. It puts a watched signal (deadline or caller abort) on
+ * `exec.signal` for the layers inside, and restores `exec.signal` and `exec.progress` in
+ * `finally`. Outcomes: the deadline fired first -> `TOOL_TIMEOUT`, whatever the tool returned;
+ * the caller aborted first -> the inner result unchanged (the kernel makes a late success
+ * `ABORTED`); a tool still running `graceMs` after either -> given up on, `ToolTimeoutAbandoned`.
+ */
+import {
+  ABORTED, Messages, TOOL_TIMEOUT, failure,
+  type ExecuteHandler, type ToolDefinition, type ToolExecutionResult,
+} from '@rein/kernel'
+import type { Config } from './config.js'
+import { CallWatch, type Cause } from './watch.js'
+
+/** `error.info.name` of a result returned without waiting any longer for the tool. */
+export const ABANDONED = 'ToolTimeoutAbandoned'
+
+/** The longest delay `setTimeout` honours; a longer deadline is treated as none. */
+const MAX_TIMER_MS = 2_147_483_647
+
+/** The deadline of one call: the config override, else the definition's `timeoutMs`, else `defaultMs`. */
+export function deadlineFor(config: Config, name: string, definition: ToolDefinition | undefined): number | undefined {
+  const ms = config.tools[name] ?? definition?.timeoutMs ?? config.defaultMs
+  return ms !== undefined && ms <= MAX_TIMER_MS ? ms : undefined
+}
+
+/** Builds the handler. `definitionOf` looks a tool up at call time (`ctx.tools.get`). */
+export function timeoutHandler(config: Config, definitionOf: (name: string) => ToolDefinition | undefined): ExecuteHandler {
+  return async (exec, next) => {
+    const ms = deadlineFor(config, exec.name, definitionOf(exec.name))
+    const caller = exec.signal
+    const progress = exec.progress
+    const watch = new CallWatch(caller, ms, config.graceMs)
+    exec.signal = watch.signal
+    if (config.resetOnProgress && ms !== undefined) {
+      exec.progress = (info) => {
+        watch.arm()
+        progress(info)
+      }
+    }
+    try {
+      const settled = await Promise.race([
+        next().then((result) => ({ result })),
+        watch.abandoned.then((cause) => ({ abandoned: cause })),
+      ])
+      if ('abandoned' in settled) return giveUp(settled.abandoned, ms)
+      return watch.cause === 'deadline' ? failure(TOOL_TIMEOUT, Messages.timedOut(ms!)) : settled.result
+    } finally {
+      watch.dispose()
+      exec.signal = caller
+      exec.progress = progress
+    }
+  }
+}
+
+/** The result of a call the policy stopped waiting for. */
+function giveUp(cause: Cause, ms: number | undefined): ToolExecutionResult {
+  return cause === 'deadline'
+    ? failure(TOOL_TIMEOUT, Messages.timedOut(ms!), ABANDONED)
+    : failure(ABORTED, Messages.aborted, ABANDONED)
+}

@@ -1,0 +1,68 @@
+/**
+ * One call's watch. Its `signal` aborts when the deadline fires or when the caller's signal
+ * aborts, whichever comes first; the first cause is kept and never changes. `abandoned`
+ * settles `graceMs` after that cause (at once when it is 0), telling the policy to stop waiting.
+ * `dispose()` clears every timer and listener, so a settled call leaves no handle behind.
+ */
+import { Messages } from '@rein/kernel'
+
+/** Why the watch's signal aborted. */
+export type Cause = 'deadline' | 'caller'
+
+export class CallWatch {
+  /** The signal for the layers inside: aborts on the deadline or with the caller. */
+  readonly signal: AbortSignal
+  /** Resolves with the cause `graceMs` after it happened; never resolves when nothing fired. */
+  readonly abandoned: Promise<Cause>
+  private first: Cause | undefined
+  private readonly controller = new AbortController()
+  private deadline: ReturnType<typeof setTimeout> | undefined
+  private grace: ReturnType<typeof setTimeout> | undefined
+  private giveUp: (cause: Cause) => void = () => {}
+  private readonly onCallerAbort = () => this.fire('caller')
+
+  /** Starts watching. `ms` undefined: no deadline, only the caller's abort is watched. */
+  constructor(private readonly caller: AbortSignal, private readonly ms: number | undefined, private readonly graceMs: number) {
+    this.signal = this.controller.signal
+    this.abandoned = new Promise((resolve) => { this.giveUp = resolve })
+    if (caller.aborted) {
+      this.fire('caller')
+    } else {
+      caller.addEventListener('abort', this.onCallerAbort, { once: true })
+      this.arm()
+    }
+  }
+
+  /** What aborted the signal first, if anything has. */
+  get cause(): Cause | undefined {
+    return this.first
+  }
+
+  /** (Re)starts the deadline from now: the heartbeat. No effect without a deadline or once aborted. */
+  arm(): void {
+    if (this.ms === undefined || this.first) return
+    clearTimeout(this.deadline)
+    this.deadline = setTimeout(() => this.fire('deadline'), this.ms)
+  }
+
+  /** Clears the timers and the caller listener. Call it once the call is over. */
+  dispose(): void {
+    clearTimeout(this.deadline)
+    clearTimeout(this.grace)
+    this.caller.removeEventListener('abort', this.onCallerAbort)
+  }
+
+  private fire(cause: Cause): void {
+    if (this.first) return
+    this.first = cause
+    clearTimeout(this.deadline)
+    this.caller.removeEventListener('abort', this.onCallerAbort)
+    // Node runs a 0ms timer after 1ms at the earliest: a zero grace gives up at once instead.
+    if (this.graceMs === 0) this.giveUp(cause)
+    else this.grace = setTimeout(() => this.giveUp(cause), this.graceMs)
+    const reason = cause === 'deadline'
+      ? new DOMException(Messages.timedOut(this.ms ?? 0), 'TimeoutError')
+      : this.caller.reason
+    this.controller.abort(reason)
+  }
+}

@@ -1,0 +1,37 @@
+import { Context } from 'cordis'
+import * as kernel from '@rein/kernel'
+import { describe, expect, it } from 'vitest'
+import * as timeout from '../src/index.js'
+
+async function load(config: unknown) {
+  const ctx = new Context()
+  ctx.plugin(kernel)
+  await ctx.start()
+  const fork = ctx.plugin(timeout, config as timeout.ConfigInput)
+  await ctx.start()
+  return { ctx, fork }
+}
+
+describe('the config', () => {
+  it('has the contract defaults: graceMs 1000, no tools, no heartbeat, no default deadline', () => {
+    expect(timeout.Config({})).toEqual({ graceMs: 1000, tools: {}, resetOnProgress: false })
+  })
+
+  it('loads and hooks tools/execute with a valid config', async () => {
+    const { ctx, fork } = await load({ defaultMs: 5000, tools: { bash: 60_000 } })
+    expect(fork.error).toBeFalsy()
+    expect(ctx.tools.chain('tools/execute')).toEqual(['timeout-policy'])
+  })
+
+  it.each([
+    [{ graceMs: -1 }, '$.graceMs expected number >= 0 but got -1'],
+    [{ defaultMs: 0 }, '$.defaultMs expected number >= 1 but got 0'],
+    [{ tools: { bash: 'soon' } }, '$.tools.bash expected number but got soon'],
+    [{ resetOnProgress: 'yes' }, '$.resetOnProgress expected boolean but got yes'],
+    [{ graceMs: 1.5 }, '$.graceMs expected number multiple of 1 but got 1.5'],
+  ])('rejects %j at load with a message naming the key', async (config, message) => {
+    const { ctx, fork } = await load(config)
+    expect(fork.error?.message).toBe(message)
+    expect(ctx.tools.chain('tools/execute')).toEqual([])
+  })
+})

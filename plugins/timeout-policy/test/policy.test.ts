@@ -1,0 +1,193 @@
+import { TOOL_TIMEOUT, ABORTED, type ToolExec } from '@rein/kernel'
+import fc from 'fast-check'
+import { afterEach, describe, expect, it, vi } from 'vitest'
+import { cooperative, flush, harness, outcome, stuck, tool, track, useFakeClock } from './helpers.js'
+
+afterEach(() => { vi.useRealTimers() })
+
+describe('the deadline', () => {
+  it('aborts a cooperative tool when it fires and returns TOOL_TIMEOUT with the exact message', async () => {
+    let reason: unknown
+    const ctx = await harness({}, [tool('slow', (args, exec) => {
+      exec.signal.addEventListener('abort', () => { reason = exec.signal.reason })
+      return cooperative(args, exec)
+    }, { timeoutMs: 100 })])
+    useFakeClock()
+    const call = track(ctx.tools.execute({ id: 'c1', name: 'slow', arguments: {} }))
+    await vi.advanceTimersByTimeAsync(99); await flush()
+    expect(outcome(call.result)).toEqual(['pending'])
+    await vi.advanceTimersByTimeAsync(1); await flush()
+    expect(outcome(call.result)).toEqual([TOOL_TIMEOUT, undefined])
+    expect(call.result!.content[0]).toEqual({ type: 'text', text: 'Error: tool call timed out after 100ms' })
+    expect((reason as DOMException).name).toBe('TimeoutError')
+    expect(vi.getTimerCount()).toBe(0)
+  })
+
+  it('is TOOL_TIMEOUT even when the tool answers with a success after the deadline, within the grace', async () => {
+    let finish = (_value: string) => {}
+    const ctx = await harness({ graceMs: 500 }, [tool('late', () => new Promise<string>((resolve) => { finish = resolve }), { timeoutMs: 100 })])
+    useFakeClock()
+    const call = track(ctx.tools.execute({ id: 'c1', name: 'late', arguments: {} }))
+    await vi.advanceTimersByTimeAsync(200)
+    finish('too late'); await flush()
+    expect(outcome(call.result)).toEqual([TOOL_TIMEOUT, undefined])
+    expect(vi.getTimerCount()).toBe(0)
+  })
+
+  it('never delays a tool that ignores its signal by more than timeoutMs + graceMs', async () => {
+    await fc.assert(fc.asyncProperty(fc.integer({ min: 1, max: 5000 }), fc.integer({ min: 0, max: 5000 }), async (timeoutMs, graceMs) => {
+      vi.useRealTimers()
+      const ctx = await harness({ graceMs }, [tool('stuck', stuck, { timeoutMs })])
+      useFakeClock()
+      const call = track(ctx.tools.execute({ id: 'c1', name: 'stuck', arguments: {} }))
+      await vi.advanceTimersByTimeAsync(timeoutMs + graceMs - 1); await flush()
+      expect(outcome(call.result)).toEqual(['pending'])
+      await vi.advanceTimersByTimeAsync(1); await flush()
+      expect(outcome(call.result)).toEqual([TOOL_TIMEOUT, 'ToolTimeoutAbandoned'])
+      expect(call.result!.content[0]).toEqual({ type: 'text', text: `Error: tool call timed out after ${timeoutMs}ms` })
+      expect(vi.getTimerCount()).toBe(0)
+      await ctx.stop()
+    }), { numRuns: 25 })
+  })
+
+  it('takes the config override first, then the definition\'s timeoutMs, then defaultMs', async () => {
+    const ctx = await harness({ defaultMs: 300, tools: { pinned: 50 } }, [
+      tool('pinned', cooperative, { timeoutMs: 100 }),
+      tool('declared', cooperative, { timeoutMs: 100 }),
+      tool('plain', cooperative),
+    ])
+    useFakeClock()
+    const calls = ['pinned', 'declared', 'plain'].map((name) => track(ctx.tools.execute({ id: name, name, arguments: {} })))
+    const settledAt = async (ms: number) => { await vi.advanceTimersByTimeAsync(ms); await flush(); return calls.map((c) => outcome(c.result)[0]) }
+    expect(await settledAt(50)).toEqual([TOOL_TIMEOUT, 'pending', 'pending'])
+    expect(await settledAt(50)).toEqual([TOOL_TIMEOUT, TOOL_TIMEOUT, 'pending'])
+    expect(await settledAt(200)).toEqual([TOOL_TIMEOUT, TOOL_TIMEOUT, TOOL_TIMEOUT])
+  })
+
+  it('sets no deadline at all when neither the config nor the tool names one', async () => {
+    let finish = (_value: string) => {}
+    const ctx = await harness({}, [tool('free', () => new Promise<string>((resolve) => { finish = resolve }))])
+    useFakeClock()
+    const call = track(ctx.tools.execute({ id: 'c1', name: 'free', arguments: {} }))
+    expect(vi.getTimerCount()).toBe(0)
+    await vi.advanceTimersByTimeAsync(24 * 3600_000); await flush()
+    expect(outcome(call.result)).toEqual(['pending'])
+    finish('done'); await flush()
+    expect(call.result).toMatchObject({ isError: false, value: 'done' })
+  })
+})
+
+describe('a caller abort', () => {
+  it('that comes first stays ABORTED, even when the deadline passes meanwhile', async () => {
+    let finish = () => {}
+    const ctx = await harness({ graceMs: 1000 }, [tool('slow', (_args, exec) => new Promise((_resolve, reject) => {
+      finish = () => reject(exec.signal.reason)
+    }), { timeoutMs: 100 })])
+    useFakeClock()
+    const controller = new AbortController()
+    const call = track(ctx.tools.execute({ id: 'c1', name: 'slow', arguments: {} }, { signal: controller.signal }))
+    await vi.advanceTimersByTimeAsync(50)
+    controller.abort()
+    await vi.advanceTimersByTimeAsync(200)
+    finish(); await flush()
+    expect(outcome(call.result)).toEqual([ABORTED, undefined])
+    expect(vi.getTimerCount()).toBe(0)
+  })
+
+  it('reaches the tool through its signal', async () => {
+    let started = () => {}
+    const running = new Promise<void>((resolve) => { started = resolve })
+    const ctx = await harness({}, [tool('slow', (args, exec) => { started(); return cooperative(args, exec) }, { timeoutMs: 100 })])
+    const controller = new AbortController()
+    const result = ctx.tools.execute({ id: 'c1', name: 'slow', arguments: {} }, { signal: controller.signal })
+    await running
+    controller.abort()
+    expect(outcome(await result)).toEqual([ABORTED, undefined])
+  })
+
+  it('gives up on a tool that ignores it after graceMs, with or without a deadline', async () => {
+    const ctx = await harness({ graceMs: 250 }, [tool('stuck', stuck, { timeoutMs: 10_000 }), tool('free', stuck)])
+    useFakeClock()
+    const controller = new AbortController()
+    const calls = ['stuck', 'free'].map((name) => track(ctx.tools.execute({ id: name, name, arguments: {} }, { signal: controller.signal })))
+    await vi.advanceTimersByTimeAsync(10)
+    controller.abort()
+    await vi.advanceTimersByTimeAsync(249); await flush()
+    expect(calls.map((c) => outcome(c.result))).toEqual([['pending'], ['pending']])
+    await vi.advanceTimersByTimeAsync(1); await flush()
+    expect(calls.map((c) => outcome(c.result))).toEqual([[ABORTED, 'ToolTimeoutAbandoned'], [ABORTED, 'ToolTimeoutAbandoned']])
+    expect(calls[0].result!.content[0]).toEqual({ type: 'text', text: 'Error: tool call aborted' })
+    expect(vi.getTimerCount()).toBe(0)
+  })
+})
+
+describe('progress as a heartbeat', () => {
+  /** Reports progress every 80ms, three times, then waits for its signal; notes when it aborted. */
+  function beating(abortedAt: number[]) {
+    return tool('beating', async (_args, exec) => {
+      exec.signal.addEventListener('abort', () => abortedAt.push(Date.now()))
+      for (let i = 1; i <= 3; i++) {
+        await new Promise((resolve) => setTimeout(resolve, 80))
+        exec.progress({ progress: i, total: 3 })
+      }
+      return cooperative({}, exec)
+    }, { timeoutMs: 100 })
+  }
+
+  it('restarts the deadline on every exec.progress() when resetOnProgress is set, and forwards the report', async () => {
+    const abortedAt: number[] = []
+    const ctx = await harness({ resetOnProgress: true }, [beating(abortedAt)])
+    useFakeClock()
+    const start = Date.now()
+    const seen: unknown[] = []
+    const call = track(ctx.tools.execute({ id: 'c1', name: 'beating', arguments: {} }, { onProgress: (info) => seen.push(info?.progress) }))
+    await vi.advanceTimersByTimeAsync(3 * 80 + 99); await flush()
+    expect(outcome(call.result)).toEqual(['pending'])
+    await vi.advanceTimersByTimeAsync(1); await flush()
+    expect(outcome(call.result)).toEqual([TOOL_TIMEOUT, undefined])
+    expect(abortedAt).toEqual([start + 3 * 80 + 100])
+    expect(seen).toEqual([1, 2, 3])
+    expect(vi.getTimerCount()).toBe(0)
+  })
+
+  it('does not extend the deadline by default', async () => {
+    const abortedAt: number[] = []
+    const ctx = await harness({}, [beating(abortedAt)])
+    useFakeClock()
+    const start = Date.now()
+    const call = track(ctx.tools.execute({ id: 'c1', name: 'beating', arguments: {} }))
+    await vi.advanceTimersByTimeAsync(3 * 80); await flush()
+    expect(abortedAt).toEqual([start + 100])
+    expect(outcome(call.result)).toEqual([TOOL_TIMEOUT, undefined])
+  })
+})
+
+describe('the shared exec', () => {
+  it('shows the inner layers a new signal and progress, and restores both on every path', async () => {
+    const ctx = await harness({ resetOnProgress: true, graceMs: 10 }, [
+      tool('ok', () => 'fine', { timeoutMs: 100 }), tool('stuck', stuck, { timeoutMs: 100 }),
+    ])
+    const seen: Array<[string, boolean, boolean]> = []
+    ctx.plugin({
+      name: 'outer', inject: ['tools'],
+      apply: (ctx) => ctx.on('tools/execute', async (exec: ToolExec, next) => {
+        const signal = exec.signal, progress = exec.progress
+        const result = await next()
+        seen.push([exec.name, exec.signal === signal, exec.progress === progress])
+        return result
+      }, { prepend: true }),
+    })
+    let inner: [AbortSignal, ToolExec['progress']] | undefined
+    ctx.plugin({ name: 'inner', inject: ['tools'], apply: (ctx) => ctx.on('tools/execute', (exec: ToolExec, next) => { inner = [exec.signal, exec.progress]; return next() }) })
+    await ctx.start()
+    const controller = new AbortController()
+    await ctx.tools.execute({ id: 'c1', name: 'ok', arguments: {} }, { signal: controller.signal })
+    expect(inner![0]).not.toBe(controller.signal)
+    useFakeClock()
+    const stuckCall = track(ctx.tools.execute({ id: 'c2', name: 'stuck', arguments: {} }))
+    await vi.advanceTimersByTimeAsync(110); await flush()
+    expect(outcome(stuckCall.result)).toEqual([TOOL_TIMEOUT, 'ToolTimeoutAbandoned'])
+    expect(seen).toEqual([['ok', true, true], ['stuck', true, true]])
+    expect(ctx.tools.chain('tools/execute')).toEqual(['outer', 'timeout-policy', 'inner'])
+  })
+})
