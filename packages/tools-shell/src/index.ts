@@ -1,2 +1,30 @@
-/** @rein/tools-shell: The bash tool for rein: cwd confinement, env allow-list, process-group kill, head+tail output. */
-export {}
+/**
+ * `@rein/tools-shell`: the `bash` tool as a cordis plugin. Commands start in a folder inside
+ * `config.root`, see only the allow-listed environment variables, and run in a process group
+ * of their own that is ended as a whole on abort or time limit. The root, the shell and the
+ * environment are fixed when the plugin starts.
+ */
+import type { Context } from 'cordis'
+import { bashTool } from './bash.js'
+import { Config, type ConfigInput } from './config.js'
+import { findShell, pickEnv } from './environment.js'
+import { Workspace } from './workspace.js'
+
+/** The cordis plugin name. */
+export const name = 'tools-shell'
+/** Applied after the kernel, which provides `ctx.tools`. */
+export const inject = ['tools']
+export { Config, type ConfigInput }
+
+/** Registers `bash` for as long as the plugin lives. Throws when the root or the shell is unusable. */
+export function apply(ctx: Context, config: Config) {
+  const owner = '@rein/tools-shell'
+  const workspace = Workspace.open(config?.root, owner)
+  const shell = findShell(config.shell, process.env.PATH, owner)
+  ctx.tools.register(bashTool(workspace, config, shell, pickEnv(config.env, process.env)))
+}
+
+export * from './codes.js'
+export { Capture, type Kept } from './capture.js'
+export { budgets, joined, type BashArgs, type BashValue } from './bash.js'
+export { pickEnv } from './environment.js'

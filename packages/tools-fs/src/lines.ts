@@ -1,0 +1,106 @@
+/**
+ * Reads a window of lines from an open file without holding the whole file: one streaming
+ * pass finds the window's byte range and counts every line, a second read fetches only the
+ * window. The window never exceeds `maxBytes`; it ends at a line end unless its first line
+ * alone is longer, in which case that line is cut at a UTF-8 character boundary.
+ */
+import type { FileHandle } from 'node:fs/promises'
+
+export interface LineWindow {
+  /** The window's text, exactly as in the file (line ends included). */
+  text: string
+  /** The 1-based number of the first line asked for. */
+  startLine: number
+  /** The number of the last line (partly) in the window; `startLine - 1` when it is empty. */
+  endLine: number
+  /** How many lines the file has (a last line without a line end counts). */
+  totalLines: number
+  /** The file's size in bytes. */
+  totalBytes: number
+  /** The window's first line was longer than `maxBytes` and was cut. */
+  lineCut: boolean
+}
+
+const CHUNK = 64 * 1024
+const SNIFF = 8000
+const LF = 0x0a
+
+/** Reads lines `offset .. offset + limit - 1` (1-based), at most `maxBytes` bytes of them. */
+export async function readWindow(file: FileHandle, offset: number, limit: number, maxBytes: number,
+  signal: AbortSignal): Promise<LineWindow> {
+  const buffer = Buffer.alloc(CHUNK)
+  const last = offset + limit - 1
+  let line = 1
+  let lineStart = 0
+  let from = -1
+  let to = -1
+  let endLine = offset - 1
+  let selecting = true
+  let lineCut = false
+  let position = 0
+
+  // Called at the end of line `line`, which spans [lineStart, end).
+  const lineEnded = (end: number) => {
+    if (!selecting || line < offset) return
+    if (from < 0) from = lineStart
+    if (end - from <= maxBytes) {
+      to = end
+      endLine = line
+      if (line >= last) selecting = false
+    } else {
+      selecting = false
+      if (endLine < offset) {
+        lineCut = true
+        endLine = line
+        to = from + maxBytes
+      }
+    }
+  }
+
+  for (;;) {
+    signal.throwIfAborted()
+    const { bytesRead } = await file.read(buffer, 0, CHUNK, position)
+    if (bytesRead === 0) break
+    const chunk = buffer.subarray(0, bytesRead)
+    let index = chunk.indexOf(LF)
+    while (index >= 0) {
+      lineEnded(position + index + 1)
+      line++
+      lineStart = position + index + 1
+      index = chunk.indexOf(LF, index + 1)
+    }
+    position += bytesRead
+  }
+  const totalBytes = position
+  if (position > lineStart) lineEnded(position)
+  const totalLines = position > lineStart ? line : line - 1
+
+  let text = ''
+  if (to > from && from >= 0) {
+    const bytes = Buffer.alloc(to - from)
+    const { bytesRead } = await file.read(bytes, 0, bytes.length, from)
+    const kept = bytes.subarray(0, bytesRead)
+    text = (lineCut ? kept.subarray(0, utf8End(kept)) : kept).toString('utf8')
+  }
+  return { text, startLine: offset, endLine, totalLines, totalBytes, lineCut }
+}
+
+/** Whether the file looks binary: a NUL byte in its first 8000 bytes. */
+export async function looksBinary(file: FileHandle): Promise<boolean> {
+  const head = Buffer.alloc(SNIFF)
+  const { bytesRead } = await file.read(head, 0, SNIFF, 0)
+  return head.subarray(0, bytesRead).includes(0)
+}
+
+/** The length of the longest prefix of `bytes` that does not end inside a UTF-8 character. */
+export function utf8End(bytes: Uint8Array): number {
+  let end = bytes.length
+  let back = 0
+  // Step back over continuation bytes (10xxxxxx) to the lead byte of the last character.
+  while (back < 4 && end - back - 1 >= 0 && (bytes[end - back - 1] & 0xc0) === 0x80) back++
+  const leadAt = end - back - 1
+  if (leadAt < 0) return end - back
+  const lead = bytes[leadAt]
+  const width = lead < 0x80 ? 1 : lead >= 0xf0 ? 4 : lead >= 0xe0 ? 3 : lead >= 0xc0 ? 2 : 1
+  return back + 1 >= width ? end : leadAt
+}

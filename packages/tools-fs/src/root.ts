@@ -1,0 +1,110 @@
+/**
+ * Confinement to the configured root. Every path a tool touches goes through `Root.resolve`,
+ * which refuses (code `TOOL_DENIED`) a path whose lexical form lies outside the root (`..`,
+ * an absolute path elsewhere) and a path whose real form, after every symbolic link on the
+ * way is followed (dangling ones too), lies outside the root's real path. Tools then use the
+ * resolved real path, never the text the model sent.
+ */
+import { realpathSync, statSync } from 'node:fs'
+import { lstat, readlink, realpath } from 'node:fs/promises'
+import path from 'node:path'
+import { explain, FsToolError, TOOL_DENIED } from './codes.js'
+
+/** A path inside the root: `real` is what the tools open, `shown` is what the model is told. */
+export interface Resolved {
+  /** The absolute real path (symbolic links followed as far as they exist). */
+  real: string
+  /** The path relative to the root, with `/` separators (`.` for the root itself). */
+  shown: string
+}
+
+const MAX_LINKS = 40
+
+export class Root {
+  private constructor(
+    /** The configured root, made absolute. */
+    readonly path: string,
+    /** The root's real path. */
+    readonly real: string,
+  ) {}
+
+  /** Checks the configured root once, at plugin start. Throws a message saying how to fix it. */
+  static open(root: unknown, owner: string): Root {
+    if (typeof root !== 'string' || root === '') {
+      throw new Error(`${owner}: config.root is required: the folder the tools may use (e.g. { root: '.' })`)
+    }
+    const absolute = path.resolve(root)
+    let real: string
+    try {
+      real = realpathSync(absolute)
+    } catch {
+      throw new Error(`${owner}: config.root "${root}" (${absolute}) does not exist; create it or set root to an existing folder`)
+    }
+    if (!statSync(real).isDirectory()) {
+      throw new Error(`${owner}: config.root "${root}" (${absolute}) is not a directory`)
+    }
+    return new Root(absolute, real)
+  }
+
+  /** Resolves `input` (relative to the root, or absolute) or throws `TOOL_DENIED` / `NOT_FOUND`-style errors. */
+  async resolve(input: string): Promise<Resolved> {
+    if (input.includes('\0')) throw new FsToolError(TOOL_DENIED, `path "${input.replace(/\0/g, '\\0')}" contains a NUL byte`)
+    const lexical = path.resolve(this.path, input)
+    const base = inside(lexical, this.path) ? this.path : inside(lexical, this.real) ? this.real : undefined
+    if (base === undefined) {
+      const how = input.split(/[\\/]/).includes('..') ? 'its ".." segments lead out of' : 'it is outside'
+      throw new FsToolError(TOOL_DENIED, `path "${input}" is refused: ${how} the root ${this.path}`)
+    }
+    let real: string
+    try {
+      real = await realpathLoose(lexical, 0)
+    } catch (error) {
+      explain(error, input)
+    }
+    if (!inside(real, this.real)) {
+      throw new FsToolError(TOOL_DENIED,
+        `path "${input}" is refused: a symbolic link on it leads to ${real}, outside the root ${this.path}`)
+    }
+    return { real, shown: toShown(path.relative(base, lexical)) }
+  }
+
+  /** How the model is shown an absolute real path inside the root. */
+  show(real: string): string {
+    return toShown(path.relative(this.real, real))
+  }
+}
+
+/** Whether `target` is `dir` or lies below it (both absolute and normalized). */
+export function inside(target: string, dir: string): boolean {
+  if (target === dir) return true
+  const prefix = dir.endsWith(path.sep) ? dir : dir + path.sep
+  return target.startsWith(prefix)
+}
+
+function toShown(relative: string): string {
+  return relative === '' ? '.' : relative.split(path.sep).join('/')
+}
+
+/**
+ * `realpath` that also works for paths that do not exist yet (a file about to be written):
+ * the missing tail is appended to the real path of its deepest existing ancestor, and a
+ * dangling symbolic link is followed to where it points.
+ */
+async function realpathLoose(target: string, links: number): Promise<string> {
+  try {
+    return await realpath(target)
+  } catch (error) {
+    if ((error as { code?: unknown }).code !== 'ENOENT') throw error
+  }
+  const stat = await lstat(target).catch((error: { code?: unknown }) => {
+    if (error.code === 'ENOENT') return undefined
+    throw error
+  })
+  if (stat?.isSymbolicLink()) {
+    if (links >= MAX_LINKS) throw Object.assign(new Error(`too many symbolic links at ${target}`), { code: 'ELOOP' })
+    return realpathLoose(path.resolve(path.dirname(target), await readlink(target)), links + 1)
+  }
+  const parent = path.dirname(target)
+  if (parent === target) return target
+  return path.join(await realpathLoose(parent, links), path.basename(target))
+}

@@ -1,0 +1,61 @@
+/**
+ * `glob`: files inside the root whose path matches a glob pattern (tinyglobby syntax:
+ * `*`, `**`, `?`, `{a,b}`, `[...]`), sorted by path, at most `maxEntries`, with the total.
+ * Paths in the result are relative to the root, so they can be passed on to read_file.
+ */
+import { stat } from 'node:fs/promises'
+import { defineTool, type ContentBlock } from '@rein/kernel'
+import { FsToolError, WRONG_TYPE } from '../codes.js'
+import type { Config } from '../config.js'
+import type { Root } from '../root.js'
+import { checkPattern, findFiles } from '../walk.js'
+
+export interface GlobArgs { pattern: string, path?: string }
+export interface GlobValue { files: string[], total: number, truncated: boolean }
+
+const valueSchema = {
+  type: 'object',
+  required: ['files', 'total', 'truncated'],
+  properties: {
+    files: { type: 'array', items: { type: 'string' } },
+    total: { type: 'integer', minimum: 0 },
+    truncated: { type: 'boolean' },
+  },
+  additionalProperties: false,
+}
+
+/** The `glob` tool for `root`. Concurrency-safe and idempotent. */
+export function globTool(root: Root, config: Config) {
+  return defineTool<GlobArgs, GlobValue>({
+    name: 'glob',
+    description: 'Find files in the workspace by glob pattern, e.g. "**/*.ts" or "src/**/{a,b}.json". '
+      + `Returns paths relative to the workspace root, sorted, at most ${config.maxEntries}. `
+      + `Symbolic links are not followed; ${config.ignore.join(', ') || 'nothing'} is skipped.`,
+    parameters: {
+      type: 'object',
+      properties: {
+        pattern: { type: 'string', description: 'Glob pattern, relative to path.' },
+        path: { type: 'string', description: 'Folder to search in, relative to the workspace root (default ".").' },
+      },
+      required: ['pattern'],
+      additionalProperties: false,
+    },
+    output: { schema: valueSchema, render },
+    isConcurrencySafe: () => true,
+    idempotent: true,
+    async execute(args, exec) {
+      checkPattern(args.pattern, root)
+      const { real, shown } = await root.resolve(args.path ?? '.')
+      if (!(await stat(real)).isDirectory()) throw new FsToolError(WRONG_TYPE, `"${shown}" is a file, not a folder`)
+      const found = await findFiles(real, args.pattern, config.ignore, exec.signal)
+      const files = found.slice(0, config.maxEntries).map((file) => root.show(file))
+      return { files, total: found.length, truncated: found.length > files.length }
+    },
+  })
+}
+
+function render(args: GlobArgs, v: GlobValue): ContentBlock[] {
+  if (v.total === 0) return [{ type: 'text', text: `No files match "${args.pattern}".` }]
+  const more = v.truncated ? [`[${v.total - v.files.length} more files not shown; use a narrower pattern]`] : []
+  return [{ type: 'text', text: [`${v.total} ${v.total === 1 ? 'file' : 'files'} match "${args.pattern}":`, ...v.files, ...more].join('\n') }]
+}

@@ -1,0 +1,93 @@
+/**
+ * `list_dir`: the entries of one folder inside the root, sorted by name, with their kind
+ * and (for files) size. At most `maxEntries` are returned; the result then says how many
+ * there are in all. Symbolic links are listed as links and never followed.
+ */
+import { lstat, opendir } from 'node:fs/promises'
+import path from 'node:path'
+import { defineTool, type ContentBlock } from '@rein/kernel'
+import { explain, FsToolError, WRONG_TYPE } from '../codes.js'
+import type { Config } from '../config.js'
+import type { Root } from '../root.js'
+
+export interface ListDirArgs { path?: string }
+export type EntryType = 'file' | 'dir' | 'symlink' | 'other'
+export interface DirEntry { name: string, type: EntryType, size?: number }
+export interface ListDirValue { path: string, entries: DirEntry[], total: number, truncated: boolean }
+
+const valueSchema = {
+  type: 'object',
+  required: ['path', 'entries', 'total', 'truncated'],
+  properties: {
+    path: { type: 'string' },
+    entries: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['name', 'type'],
+        properties: {
+          name: { type: 'string' },
+          type: { enum: ['file', 'dir', 'symlink', 'other'] },
+          size: { type: 'integer', minimum: 0 },
+        },
+        additionalProperties: false,
+      },
+    },
+    total: { type: 'integer', minimum: 0 },
+    truncated: { type: 'boolean' },
+  },
+  additionalProperties: false,
+}
+
+/** The `list_dir` tool for `root`. Concurrency-safe and idempotent. */
+export function listDirTool(root: Root, config: Config) {
+  return defineTool<ListDirArgs, ListDirValue>({
+    name: 'list_dir',
+    description: `List a folder inside the workspace (default: the root): names, kinds and file sizes, sorted, `
+      + `at most ${config.maxEntries} entries. Folders are shown with a trailing "/".`,
+    parameters: {
+      type: 'object',
+      properties: { path: { type: 'string', description: 'Folder path, relative to the workspace root (default ".").' } },
+      additionalProperties: false,
+    },
+    output: { schema: valueSchema, render },
+    isConcurrencySafe: () => true,
+    idempotent: true,
+    async execute(args, exec) {
+      const { real, shown } = await root.resolve(args.path ?? '.')
+      const dir = await opendir(real).catch((error) => {
+        if ((error as { code?: unknown }).code === 'ENOTDIR') throw new FsToolError(WRONG_TYPE, `"${shown}" is a file, not a folder; use read_file`)
+        return explain(error, args.path ?? '.')
+      })
+      const names: string[] = []
+      for await (const entry of dir) {
+        exec.signal.throwIfAborted()
+        names.push(entry.name)
+      }
+      names.sort()
+      const entries: DirEntry[] = []
+      for (const name of names.slice(0, config.maxEntries)) {
+        exec.signal.throwIfAborted()
+        entries.push(await describe(path.join(real, name), name))
+      }
+      return { path: shown, entries, total: names.length, truncated: names.length > entries.length }
+    },
+  })
+}
+
+async function describe(full: string, name: string): Promise<DirEntry> {
+  const stat = await lstat(full).catch(() => undefined)
+  if (!stat) return { name, type: 'other' }
+  if (stat.isSymbolicLink()) return { name, type: 'symlink' }
+  if (stat.isDirectory()) return { name, type: 'dir' }
+  if (stat.isFile()) return { name, type: 'file', size: stat.size }
+  return { name, type: 'other' }
+}
+
+function render(_args: ListDirArgs, v: ListDirValue): ContentBlock[] {
+  const lines = v.entries.map((e) =>
+    e.type === 'dir' ? `${e.name}/` : e.type === 'symlink' ? `${e.name}@` : e.type === 'file' ? `${e.name}  (${e.size} bytes)` : e.name)
+  const head = `${v.path}: ${v.total} ${v.total === 1 ? 'entry' : 'entries'}`
+  const tail = v.truncated ? [`[${v.total - v.entries.length} more entries not shown; use glob to narrow down]`] : []
+  return [{ type: 'text', text: [head, ...lines, ...tail].join('\n') }]
+}

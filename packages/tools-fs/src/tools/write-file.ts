@@ -1,0 +1,55 @@
+/**
+ * `write_file`: creates or replaces a text file inside the root, creating missing parent
+ * folders (inside the root) on the way. Exclusive: it never runs alongside another call.
+ * A path that leads out of the root is refused before anything is created.
+ */
+import { mkdir, stat, writeFile } from 'node:fs/promises'
+import path from 'node:path'
+import { defineTool, type ContentBlock } from '@rein/kernel'
+import { explain, FsToolError, WRONG_TYPE } from '../codes.js'
+import type { Root } from '../root.js'
+
+export interface WriteFileArgs { path: string, content: string }
+export interface WriteFileValue { path: string, bytes: number, created: boolean }
+
+const valueSchema = {
+  type: 'object',
+  required: ['path', 'bytes', 'created'],
+  properties: { path: { type: 'string' }, bytes: { type: 'integer', minimum: 0 }, created: { type: 'boolean' } },
+  additionalProperties: false,
+}
+
+/** The `write_file` tool for `root`. Exclusive, not idempotent. */
+export function writeFileTool(root: Root) {
+  return defineTool<WriteFileArgs, WriteFileValue>({
+    name: 'write_file',
+    description: 'Create or overwrite a text file inside the workspace with the given content '
+      + '(UTF-8). Missing parent folders are created. To change part of a file, prefer edit_file.',
+    parameters: {
+      type: 'object',
+      properties: {
+        path: { type: 'string', description: 'File path, relative to the workspace root.' },
+        content: { type: 'string', description: 'The whole new content of the file.' },
+      },
+      required: ['path', 'content'],
+      additionalProperties: false,
+    },
+    output: { schema: valueSchema, render },
+    async execute(args, exec) {
+      const { real, shown } = await root.resolve(args.path)
+      const existing = await stat(real).catch(() => undefined)
+      if (existing?.isDirectory()) throw new FsToolError(WRONG_TYPE, `"${shown}" is a directory`)
+      try {
+        await mkdir(path.dirname(real), { recursive: true })
+        await writeFile(real, args.content, { encoding: 'utf8', signal: exec.signal })
+      } catch (error) {
+        explain(error, args.path)
+      }
+      return { path: shown, bytes: Buffer.byteLength(args.content), created: existing === undefined }
+    },
+  })
+}
+
+function render(_args: WriteFileArgs, v: WriteFileValue): ContentBlock[] {
+  return [{ type: 'text', text: `${v.created ? 'Created' : 'Overwrote'} ${v.path} (${v.bytes} bytes)` }]
+}

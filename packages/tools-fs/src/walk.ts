@@ -1,0 +1,47 @@
+/**
+ * Finding files under a folder inside the root by glob, for `glob` and `grep`. Symbolic
+ * links are never followed (one could lead out of the root, or into a loop), patterns that
+ * are absolute or climb with `..` are refused, and every result is checked to lie inside the
+ * folder searched. Results are absolute real paths, sorted, so output is deterministic.
+ */
+import path from 'node:path'
+import { glob } from 'tinyglobby'
+import { FsToolError, INVALID_PATTERN, TOOL_DENIED } from './codes.js'
+import { inside, type Root } from './root.js'
+
+const CLIMBS = /(^|[\\/{,])\.\.($|[\\/},])/
+
+/** Refuses a glob pattern that could reach outside the folder it is matched in. */
+export function checkPattern(pattern: string, root: Root): void {
+  if (pattern === '') throw new FsToolError(INVALID_PATTERN, 'the glob pattern is empty')
+  if (path.isAbsolute(pattern) || pattern.startsWith('~')) {
+    throw new FsToolError(TOOL_DENIED, `glob pattern "${pattern}" is refused: patterns are relative to the root ${root.path}; `
+      + 'pass a folder as path instead')
+  }
+  if (CLIMBS.test(pattern)) {
+    throw new FsToolError(TOOL_DENIED, `glob pattern "${pattern}" is refused: ".." would lead out of the folder searched `
+      + `(the root is ${root.path})`)
+  }
+}
+
+/** Every file under `dir` (a real folder inside the root) matching `pattern`, minus `ignore`. */
+export async function findFiles(dir: string, pattern: string, ignore: readonly string[], signal: AbortSignal): Promise<string[]> {
+  let found: string[]
+  try {
+    found = await glob(pattern, {
+      cwd: dir,
+      absolute: true,
+      dot: true,
+      onlyFiles: true,
+      followSymbolicLinks: false,
+      expandDirectories: false,
+      ignore: [...ignore],
+      signal,
+    })
+  } catch (error) {
+    signal.throwIfAborted()
+    throw new FsToolError(INVALID_PATTERN, `glob pattern "${pattern}" could not be used: ${(error as Error).message}`)
+  }
+  signal.throwIfAborted()
+  return found.map((file) => path.normalize(file)).filter((file) => inside(file, dir)).sort()
+}
