@@ -25,7 +25,11 @@ export class SchemaCompiler {
   /** Compiles `schema`; throws ajv's own message when the schema itself is invalid. */
   compile(schema: object): Validator {
     const ajv = this.pick(schema)
-    const validate: ValidateFunction = ajv.compile(structuredClone(schema))
+    const own = structuredClone(schema)
+    const validate: ValidateFunction = ajv.compile(own)
+    // The compiled function keeps what it needs; leaving the schema in ajv's cache would grow
+    // it on every re-registration and refuse a schema whose `$id` was registered before.
+    ajv.removeSchema(own)
     return (value) => validate(value) ? undefined : renderErrors(validate.errors ?? [])
   }
 

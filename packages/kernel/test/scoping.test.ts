@@ -58,3 +58,16 @@ describe('plugin scoping', () => {
     expect(two.tools.chain('guards')).toEqual([])
   })
 })
+
+describe('schemas', () => {
+  it('a tool whose schema has an $id can be unregistered and registered again', async () => {
+    const ctx = await makeKernel()
+    const withId = () => echoTool({
+      parameters: { $id: 'https://example.com/echo.json', type: 'object', properties: { text: { type: 'string' } }, required: ['text'] },
+    })
+    ctx.tools.register(withId())()
+    ctx.tools.register(withId())
+    expect(code(await ctx.tools.execute(call({ text: 'x' })))).toBe('OK')
+    expect(code(await ctx.tools.execute(call({ text: 1 })))).toBe('INVALID_ARGS')
+  })
+})
