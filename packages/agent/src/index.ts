@@ -1,2 +1,18 @@
-/** @rein/agent: The rein agent loop: asks the model, schedules tool calls (parallel where safe, dependencies honoured), commits results in model order. */
-export {}
+/**
+ * `@rein/agent`: the agent loop. It asks the model, schedules the tool calls it gets back
+ * (in parallel where that is safe, dependencies honoured), commits their results in the order
+ * the model asked for them, and keeps the conversation in a durable, repairable session log.
+ *
+ *   const agent = createAgent(ctx, { provider, session: jsonlSession('run.jsonl') })
+ *   const { kind, messages } = await agent.run('task', { signal })
+ */
+export { createAgent, maxTurnsNotice, type Agent, type AgentOptions, type RunOptions, type RunOutcome } from './agent.js'
+export {
+  memorySession, resultEntry, type SessionStore, type SessionEntry, type NewSessionEntry, type LoggedCall, type TurnOutcome,
+} from './session.js'
+export { jsonlSession } from './jsonl-session.js'
+export { buildMessages, unanswered, type Unanswered } from './transcript.js'
+export { runBatch, type BatchEnv, type BatchOutcome } from './scheduler.js'
+export { planBatch, type Plan, type PlannedCall, type Mode, type ToolLookup } from './plan.js'
+export { DEPENDS_ON, referencedIds, substitute, lookup } from './references.js'
+export type { CallStartEvent, CallEndEvent, TurnEndEvent, TextDeltaEvent } from './events.js'

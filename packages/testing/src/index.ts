@@ -1,2 +1,10 @@
-/** @rein/testing: Test kit for rein: the scripted provider and tool doubles (gated, signal-ignoring). */
-export {}
+/**
+ * `@rein/testing`: the test kit. `scripted(steps)` is a Provider that answers from a script;
+ * the gate and tool doubles make ordering observable without sleeps; `validateTranscript`
+ * says whether a provider would accept a conversation.
+ */
+export { scripted, type ScriptStep, type ScriptedProvider, type ScriptedOptions } from './scripted.js'
+export { toolCall, callMessage, textMessage } from './messages.js'
+export { createGate, type Gate, type GateToolOptions } from './gate.js'
+export { sleepTool, ignoresSignalTool, echoTool, type DoubleOptions } from './tools.js'
+export { validateTranscript } from './transcript.js'

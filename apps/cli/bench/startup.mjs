@@ -1,0 +1,51 @@
+#!/usr/bin/env node
+// Start-up cost of the `rein` command, measured as a user pays it: a fresh process each
+// time. Compares a bare `node -e ""`, `rein --help` (the CLI's own modules) and
+// `rein chains -c demo/rein.yaml` (config, kernel and all six standard plugins loaded and
+// applied). Runs are interleaved so that machine noise hits every command alike.
+// Usage: node bench/startup.mjs [--runs N]   (build first: npx tsc -b)
+import { spawnSync } from 'node:child_process'
+import { existsSync } from 'node:fs'
+import { fileURLToPath } from 'node:url'
+import { parseArgs } from 'node:util'
+
+const root = fileURLToPath(new URL('..', import.meta.url))
+const bin = fileURLToPath(new URL('../bin/rein.mjs', import.meta.url))
+const demo = fileURLToPath(new URL('../demo/rein.yaml', import.meta.url))
+const { values } = parseArgs({ options: { runs: { type: 'string', default: '10' } } })
+const runs = Math.max(1, Number(values.runs) || 10)
+
+if (!existsSync(new URL('../dist/src/main.js', import.meta.url))) {
+  console.error('build first: npx tsc -b (bin/rein.mjs imports dist/src/main.js)')
+  process.exit(1)
+}
+
+const commands = [
+  { label: 'node -e ""', args: ['-e', ''] },
+  { label: 'rein --help', args: [bin, '--help'] },
+  { label: 'rein chains -c demo/rein.yaml', args: [bin, 'chains', '-c', demo] },
+]
+
+function once(args) {
+  const start = process.hrtime.bigint()
+  const result = spawnSync(process.execPath, args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1' } })
+  const ms = Number(process.hrtime.bigint() - start) / 1e6
+  if (result.status !== 0) throw new Error(`${args.join(' ')} exited ${result.status}: ${result.stderr}`)
+  return ms
+}
+
+for (const c of commands) once(c.args) // warm the file cache
+const times = commands.map(() => [])
+for (let i = 0; i < runs; i++) commands.forEach((c, j) => times[j].push(once(c.args)))
+
+const mean = (xs) => xs.reduce((a, b) => a + b, 0) / xs.length
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
+const base = mean(times[0])
+const rows = commands.map((c, j) => [c.label, mean(times[j]).toFixed(1), median(times[j]).toFixed(1), (mean(times[j]) / base).toFixed(2)])
+const head = ['command', 'mean ms', 'median ms', 'x node']
+const widths = head.map((h, k) => Math.max(h.length, ...rows.map((r) => r[k].length)))
+const line = (cells) => cells.map((cell, k) => (k === 0 ? cell.padEnd(widths[k]) : cell.padStart(widths[k]))).join('  ')
+console.log(`start-up of rein, ${runs} fresh processes per command (node ${process.version})`)
+console.log(line(head))
+console.log(widths.map((w) => '-'.repeat(w)).join('  '))
+for (const row of rows) console.log(line(row))

@@ -1,0 +1,74 @@
+/**
+ * One agent run with live progress, shared by `rein run` and `rein demo`. The first Ctrl-C
+ * aborts the run through its AbortController: nothing new starts, started calls drain and
+ * commit, so the session stays a valid transcript; a second Ctrl-C exits at once (130),
+ * leaving the session for the next run to repair. Listeners are removed on every path.
+ */
+import type { RunOutcome } from '@rein/agent'
+import type { Harness } from '@rein/loader'
+import { ExitCodes } from './exit-codes.js'
+import { exitNow, interrupts, println, type Io } from './io.js'
+import { attachProgress } from './progress/reporter.js'
+import type { RunStats } from './progress/stats.js'
+import type { ProgressView } from './progress/view.js'
+
+export interface LiveRun {
+  harness: Harness
+  input: string
+  io: Io
+  view: ProgressView
+  stats: RunStats
+}
+
+/** How it ended, and the exit code that says so. */
+export interface LiveRunResult {
+  outcome: RunOutcome
+  exitCode: number
+}
+
+/** Runs the harness's agent on `input` and reports the outcome through the view. */
+export async function runLive({ harness, input, io, view, stats }: LiveRun): Promise<LiveRunResult> {
+  const agent = harness.agent
+  const controller = new AbortController()
+  let presses = 0
+  const offInterrupt = interrupts(io)(() => {
+    presses++
+    if (presses === 1) {
+      view.status('interrupted: no new calls start; waiting for the running ones to finish (Ctrl-C again to exit now)')
+      controller.abort(new Error('interrupted (Ctrl-C)'))
+      return
+    }
+    view.close()
+    println(io.stderr, 'rein: exiting now; calls still running have no result yet, and the next run repairs the session')
+    exitNow(io, ExitCodes.INTERRUPTED)
+  })
+  const detach = attachProgress(harness.ctx, view, stats)
+  let outcome: RunOutcome
+  try {
+    outcome = await agent.run(input, { signal: controller.signal })
+  } finally {
+    detach()
+    offInterrupt()
+  }
+  return { outcome, exitCode: report(outcome, io, view) }
+}
+
+function report(outcome: RunOutcome, io: Io, view: ProgressView): number {
+  switch (outcome.kind) {
+    case 'completed': {
+      const last = outcome.messages.at(-1)
+      view.answer(last?.role === 'assistant' ? last.content : '')
+      return ExitCodes.OK
+    }
+    case 'aborted':
+      view.status('aborted: every started call has its result; the session is valid and can be resumed')
+      return ExitCodes.INTERRUPTED
+    case 'max-turns':
+      view.status('stopped: the run reached its maxTurns limit (agent.maxTurns in rein.yaml)')
+      return ExitCodes.FAILURE
+    case 'error':
+      view.close()
+      println(io.stderr, `rein: the run failed: ${outcome.error?.message ?? 'unknown error'}`)
+      return ExitCodes.FAILURE
+  }
+}

@@ -1,0 +1,122 @@
+/**
+ * `main(argv, io)`: the whole `rein` command as a function. It picks the command, parses its
+ * options, runs it and resolves with the exit code; it never calls `process.exit` itself
+ * (only a second Ctrl-C does, through `io.exit`), so tests can run commands in process.
+ * Command modules import the runtime (loader, agent, kernel) only when they run, so help
+ * and usage errors answer at the speed of a bare Node start.
+ */
+import { readFileSync } from 'node:fs'
+import { commandHelp, parseCommand, UsageError, type Command } from './command.js'
+import { chains } from './commands/chains.js'
+import { check } from './commands/check.js'
+import { demo } from './commands/demo.js'
+import { run } from './commands/run.js'
+import { trace } from './commands/trace.js'
+import { EXIT_CODES_HELP, ExitCodes } from './exit-codes.js'
+import { reportFailure } from './failures.js'
+import { println, type Io } from './io.js'
+
+/** Every command, in the order `rein --help` lists them. */
+export const COMMANDS: readonly Command[] = [demo, run, check, chains, trace]
+
+/** Runs `rein` with `argv` (the arguments after the script name). Resolves with the exit code. */
+export async function main(argv: readonly string[], io: Io): Promise<number> {
+  const [first, ...rest] = argv
+  if (first === undefined) {
+    io.stderr.write(topHelp())
+    return ExitCodes.USAGE
+  }
+  if (first === '-h' || first === '--help') {
+    io.stdout.write(topHelp())
+    return ExitCodes.OK
+  }
+  if (first === '-v' || first === '--version') {
+    println(io.stdout, version())
+    return ExitCodes.OK
+  }
+  if (first === 'help') return help(rest, io)
+  const command = COMMANDS.find((c) => c.name === first)
+  if (!command) return usage(io, `rein: unknown command "${first}"${suggest(first)}; run rein --help for the list`)
+  let args
+  try {
+    args = parseCommand(command, rest)
+  } catch (error) {
+    if (error instanceof UsageError) return usage(io, `${error.message}\n(rein ${command.name} --help shows the options)`)
+    throw error
+  }
+  if (args === 'help') {
+    io.stdout.write(commandHelp(command))
+    return ExitCodes.OK
+  }
+  try {
+    return await command.run(args, io)
+  } catch (error) {
+    if (error instanceof UsageError) return usage(io, error.message)
+    return reportFailure(error, io, command.name)
+  }
+}
+
+function help(rest: readonly string[], io: Io): number {
+  const name = rest[0]
+  if (name === undefined) {
+    io.stdout.write(topHelp())
+    return ExitCodes.OK
+  }
+  const command = COMMANDS.find((c) => c.name === name)
+  if (!command) return usage(io, `rein help: unknown command "${name}"${suggest(name)}`)
+  io.stdout.write(commandHelp(command))
+  return ExitCodes.OK
+}
+
+function usage(io: Io, message: string): number {
+  println(io.stderr, message)
+  return ExitCodes.USAGE
+}
+
+function topHelp(): string {
+  const width = Math.max(...COMMANDS.map((c) => c.name.length)) + 2
+  return [
+    'Usage: rein <command> [options]',
+    '',
+    'Commands:',
+    ...COMMANDS.map((c) => `  ${c.name.padEnd(width)}${c.summary}`),
+    '',
+    'Options:',
+    '  -h, --help     show help (rein <command> --help for a command)',
+    '  -v, --version  print the version',
+    '',
+    EXIT_CODES_HELP,
+    '',
+  ].join('\n')
+}
+
+/** The nearest command name within two edits, as a hint. */
+function suggest(name: string): string {
+  const ranked = COMMANDS.map((c) => ({ name: c.name, d: distance(name, c.name) })).sort((a, b) => a.d - b.d)
+  return ranked[0] && ranked[0].d <= 2 ? ` (did you mean "${ranked[0].name}"?)` : ''
+}
+
+function distance(a: string, b: string): number {
+  let row = Array.from({ length: b.length + 1 }, (_, j) => j)
+  for (let i = 1; i <= a.length; i++) {
+    const next = [i]
+    for (let j = 1; j <= b.length; j++) {
+      next[j] = Math.min(row[j]! + 1, next[j - 1]! + 1, row[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1))
+    }
+    row = next
+  }
+  return row[b.length]!
+}
+
+/** The package version; the manifest is one folder up from `src/`, two from `dist/src/`. */
+function version(): string {
+  for (const up of ['../package.json', '../../package.json']) {
+    try {
+      const manifest = JSON.parse(readFileSync(new URL(up, import.meta.url), 'utf8')) as { name?: string, version?: string }
+      if (manifest.name === '@rein/cli') return `rein ${manifest.version}`
+    } catch {
+      // not this folder
+    }
+  }
+  return 'rein (unknown version)'
+}

@@ -1,0 +1,77 @@
+/**
+ * The text of progress lines, shared by the plain and the live view so that both say the
+ * same thing: a call starting, a call finished (outcome, time, notes), a batch over (which
+ * calls ran together, wall time against call time), and the run summary.
+ */
+import { argsPreview, clip, formatBytes, formatMs, notesOf, outcomeOf } from './format.js'
+import type { Summary } from './stats.js'
+import type { Style } from './style.js'
+import type { LiveCall, TurnReport } from './view.js'
+
+/** How a call may run, in words. */
+export function modeLabel(call: LiveCall): string {
+  return call.mode === 'parallel' ? 'parallel' : 'exclusive: a barrier'
+}
+
+/** `✓` / `✗` (or `…` while running), coloured by outcome. */
+export function mark(call: LiveCall, style: Style): string {
+  if (!call.result) return style.cyan('▶')
+  const outcome = outcomeOf(call.result)
+  if (outcome === 'ok') return style.green('✓')
+  return paintOutcome(outcome, style)('✗')
+}
+
+/** The outcome word, coloured: ok green, denials yellow, aborts dim, other failures red. */
+export function outcomeText(call: LiveCall, style: Style): string {
+  if (!call.result) return ''
+  const outcome = outcomeOf(call.result)
+  return paintOutcome(outcome, style)(outcome)
+}
+
+function paintOutcome(outcome: string, style: Style) {
+  if (outcome === 'ok') return style.green
+  if (outcome === 'TOOL_DENIED' || outcome === 'TOOL_BLOCKED') return style.yellow
+  if (outcome.startsWith('ABORTED')) return style.dim
+  if (outcome === 'TOOL_TIMEOUT') return style.magenta
+  return style.red
+}
+
+/** `▶ c1 lookup {"key":"a"}  · parallel` */
+export function startLine(call: LiveCall, style: Style, width: number): string {
+  const head = `${call.id} ${call.name} `
+  const tail = `  · ${modeLabel(call)}`
+  const args = argsPreview(call.arguments, Math.max(10, width - head.length - tail.length - 6))
+  return `  ${mark(call, style)} ${style.bold(head)}${style.dim(args)}${style.dim(tail)}`
+}
+
+/** `✓ c1 lookup ok 402ms · cache hit` */
+export function endLine(call: LiveCall, style: Style, width: number): string {
+  const notes = call.result ? notesOf(call.result) : []
+  const time = formatMs(call.durationMs ?? 0)
+  const head = `${call.id} ${call.name} `
+  const rest = notes.length ? `  · ${notes.join(' · ')}` : ''
+  const room = Math.max(10, width - head.length - time.length - 20)
+  return `  ${mark(call, style)} ${style.bold(head)}${outcomeText(call, style)} ${time}${style.dim(clip(rest, room))}`
+}
+
+/** `turn 1 committed: 6 calls ran as [c1 c2 c3] → [c4] → [c5 c6]; 812ms wall, 1.31s of call time` */
+export function turnLine(report: TurnReport, style: Style): string {
+  const groups = report.groups.map((g) => `[${g.join(' ')}]`).join(' → ')
+  const count = `${report.calls.length} call${report.calls.length === 1 ? '' : 's'}`
+  return style.dim(`  turn ${report.turn} ${report.outcome}: ${count} ran as ${groups || '(none)'}; `) +
+    style.dim(`${formatMs(report.wallMs)} wall, ${formatMs(report.serialMs)} of call time`)
+}
+
+/** The summary block at the end of a run. */
+export function summaryLines(summary: Summary, style: Style): string[] {
+  const outcomes = summary.outcomes.map(([outcome, n]) => `${n} ${outcome}`).join(', ')
+  const speedup = summary.wallMs > 0 ? ` (${(summary.serialMs / summary.wallMs).toFixed(1)}x from running calls side by side)` : ''
+  return [
+    style.bold('summary'),
+    `  calls        ${summary.calls}${outcomes ? ` (${outcomes})` : ''}`,
+    `  retried      ${summary.retried} call${summary.retried === 1 ? '' : 's'}`,
+    `  cache hits   ${summary.cacheHits}`,
+    `  spilled      ${summary.spilled} output${summary.spilled === 1 ? '' : 's'}${summary.spilledBytes ? ` (${formatBytes(summary.spilledBytes)} kept out of the context)` : ''}`,
+    `  time         ${formatMs(summary.wallMs)} wall in tool batches; ${formatMs(summary.serialMs)} if run one by one${speedup}`,
+  ]
+}

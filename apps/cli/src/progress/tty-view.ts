@@ -1,0 +1,155 @@
+/**
+ * Progress on a terminal: the calls of the batch in flight are rows that are redrawn in place
+ * (a spinner and elapsed time while running, outcome and notes once final), so parallel
+ * groups are seen starting and finishing together. A finished batch stays on screen as
+ * plain text. Rows are cut to the terminal width, so a redraw never has to undo a wrapped line.
+ */
+import type { Output } from '../io.js'
+import { argsPreview, clip, formatMs, notesOf, outcomeOf } from './format.js'
+import { mark, modeLabel, outcomeText, turnLine } from './lines.js'
+import type { Style } from './style.js'
+import type { LiveCall, ProgressView, TurnReport } from './view.js'
+
+const SPINNER = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏']
+const TICK_MS = 80
+const ESC = '\x1b['
+/** At most this many rows are redrawn; finished rows above them stay as printed. */
+const MAX_LIVE = 16
+
+/** Redraws the rows of the batch in flight. */
+export class TtyView implements ProgressView {
+  private rows: LiveCall[] = []
+  private drawn = 0
+  private frame = 0
+  private timer: ReturnType<typeof setInterval> | undefined
+  private lastTurn = 0
+  /** A status line kept under the rows in flight. */
+  private footer: string | undefined
+  private closed = false
+  /** Text streamed since the last newline of the view's own output. */
+  private streamed = ''
+
+  constructor(private readonly out: Output, private readonly style: Style) {
+    out.write(`${ESC}?25l`)
+  }
+
+  note(text: string): void {
+    this.settle()
+    for (const line of text.split('\n')) this.line(this.style.cyan(`model: ${line}`))
+  }
+
+  started(call: LiveCall): void {
+    if (call.turn !== this.lastTurn) {
+      this.settle()
+      this.lastTurn = call.turn
+      this.line(this.style.bold(`turn ${call.turn}`))
+    }
+    this.endStream()
+    this.rows.push(call)
+    this.redraw()
+    this.timer ??= setInterval(() => { this.frame++; this.redraw() }, TICK_MS)
+    this.timer.unref?.()
+  }
+
+  ended(_call: LiveCall): void {
+    this.redraw()
+  }
+
+  turnEnded(report: TurnReport): void {
+    this.redraw()
+    this.settle()
+    this.line(turnLine(report, this.style))
+  }
+
+  status(text: string): void {
+    if (this.rows.length === 0) {
+      this.line(this.style.yellow(text))
+      return
+    }
+    this.footer = text
+    this.redraw()
+  }
+
+  text(delta: string): void {
+    this.settle()
+    this.streamed += delta
+    this.out.write(this.style.dim(delta))
+  }
+
+  answer(text: string): void {
+    this.settle()
+    if (this.streamed.trim() === text.trim() && text.trim() !== '') {
+      this.endStream()
+      return
+    }
+    this.endStream()
+    this.line(this.style.bold('answer:'))
+    this.line(text)
+  }
+
+  close(): void {
+    if (this.closed) return
+    this.closed = true
+    this.settle()
+    this.endStream()
+    this.out.write(`${ESC}?25h`)
+  }
+
+  /** The rows become ordinary output; the next batch starts below them. */
+  private settle(): void {
+    if (this.timer) clearInterval(this.timer)
+    this.timer = undefined
+    this.rows = []
+    this.drawn = 0
+    this.footer = undefined
+  }
+
+  private endStream(): void {
+    if (this.streamed && !this.streamed.endsWith('\n')) this.out.write('\n')
+    this.streamed = ''
+  }
+
+  private line(text: string): void {
+    this.endStream()
+    this.out.write(`${text}\n`)
+  }
+
+  private redraw(): void {
+    if (this.rows.length === 0) return
+    const width = Math.max(40, (this.out.columns ?? 100) - 1)
+    const now = performance.now()
+    let text = this.drawn > 0 ? `${ESC}${this.drawn}F` : ''
+    for (const row of this.rows) text += `${ESC}2K${this.row(row, width, now)}\n`
+    if (this.footer !== undefined) text += `${ESC}2K${this.style.yellow(clip(this.footer, width))}\n`
+    this.drawn = this.rows.length + (this.footer !== undefined ? 1 : 0)
+    this.out.write(text)
+    while (this.rows.length > MAX_LIVE && this.rows[0]!.result) {
+      this.rows.shift()
+      this.drawn--
+    }
+  }
+
+  /** One row: mark, id, tool, arguments, then state; the plain text is cut to `width` before colouring. */
+  private row(call: LiveCall, width: number, now: number): string {
+    const s = this.style
+    const head = `${call.id.padEnd(5)} ${call.name.padEnd(13)} `
+    const fixed = 4 + head.length
+    const argsRoom = Math.max(8, Math.min(40, width - fixed - 32))
+    const args = argsPreview(call.arguments, argsRoom).padEnd(argsRoom)
+    const room = Math.max(1, width - fixed - argsRoom - 2)
+    let state: string
+    let painted: string
+    if (call.result) {
+      const notes = [...(call.mode === 'exclusive' ? ['barrier'] : []), ...notesOf(call.result, 60)]
+      const time = formatMs(call.durationMs ?? 0)
+      state = `${outcomeOf(call.result)} ${time}${notes.length ? `  ${notes.join(' · ')}` : ''}`
+      painted = `${outcomeText(call, s)} ${time}${notes.length ? s.dim(`  ${notes.join(' · ')}`) : ''}`
+    } else {
+      state = `running ${formatMs(now - call.startedAt)} · ${modeLabel(call)}`
+      painted = s.cyan(state)
+    }
+    if (state.length > room) painted = clip(state, room)
+    const spin = call.result ? mark(call, s) : s.cyan(SPINNER[this.frame % SPINNER.length]!)
+    return `  ${spin} ${s.bold(head)}${s.dim(args)}  ${painted}`
+  }
+}

@@ -1,0 +1,32 @@
+/** `rein run` in process: the answer, the recorded session, and a harness that cannot run. */
+import { readFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { ExitCodes } from '../src/exit-codes.js'
+import { FIXTURES, project, rein } from './helpers.js'
+
+describe('rein run', () => {
+  it('runs the task, prints each call and the answer, and records timing in the session', async () => {
+    const dir = await project({
+      'rein.yaml': `provider: { use: ${join(FIXTURES, 'slow-provider.mjs')}, config: { tool: note } }\ntools:\n  - use: ${join(FIXTURES, 'slow-tools.mjs')}\n`,
+    })
+    const { code, stdout, stderr } = await rein(['run', '--session', 'runs/s.jsonl', '--summary', 'take', 'notes'], dir)
+    expect(code, stderr).toBe(ExitCodes.OK)
+    expect(stdout).toMatch(/▶ a1 note \{\} {2}· exclusive: a barrier\n {2}✓ a1 note ok \d+ms\n/)
+    expect(stdout).toContain('turn 1 committed: 3 calls ran as [a1] → [a2] → [a3]')
+    expect(stdout).toContain('answer:\ndone\n')
+    expect(stdout).toMatch(/calls {8}3 \(3 ok\)/)
+    expect(stderr).toBe(`session: ${join('runs', 's.jsonl')}\n`)
+    const entries = (await readFile(join(dir, 'runs/s.jsonl'), 'utf8')).trim().split('\n').map((line) => JSON.parse(line))
+    expect(entries[0]).toMatchObject({ type: 'message', message: { role: 'user', content: 'take notes' } })
+    expect(entries.filter((e) => e.type === 'tool/call').map((e) => e.mode)).toEqual(['exclusive', 'exclusive', 'exclusive'])
+    expect(entries.filter((e) => e.type === 'tool/result').every((e) => typeof e.durationMs === 'number' && typeof e.at === 'number')).toBe(true)
+  })
+
+  it('exits 1 with the loader\'s reason when the file has no provider', async () => {
+    const dir = await project({ 'rein.yaml': `tools:\n  - use: ${join(FIXTURES, 'slow-tools.mjs')}\n` })
+    const { code, stderr } = await rein(['run', 'anything'], dir)
+    expect(code).toBe(ExitCodes.FAILURE)
+    expect(stderr).toMatch(/^rein run: .*rein\.yaml: no provider: add a "provider: \{ use, config \}" section/)
+  })
+})

@@ -1,0 +1,54 @@
+/**
+ * `rein trace` in a real browser: the page made from a real demo session loads in headless
+ * Chromium without console messages (a CSP violation or a script error would log one), has
+ * one bar per call, and renders to a screenshot. Skipped, saying so, when chromium is absent.
+ */
+import { spawnSync } from 'node:child_process'
+import { readFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import { mkdtempSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { project, rein, requireBuild, spawnRein } from './helpers.js'
+
+const chromium = ['chromium', 'chromium-browser'].find((bin) => spawnSync('which', [bin]).status === 0)
+const name = chromium
+  ? 'loads a demo trace without console messages, with one bar per call, and renders a screenshot'
+  : 'SKIPPED: chromium is not installed (apt-get install -y chromium); the trace page was not checked in a browser'
+
+function browse(args: string[]) {
+  const result = spawnSync(chromium!, [
+    '--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update',
+    '--disable-sync', '--no-first-run', '--hide-scrollbars', '--enable-logging=stderr', '--v=0',
+    `--user-data-dir=${mkdtempSync(join(tmpdir(), 'rein-chromium-'))}`, ...args,
+  ], { encoding: 'utf8', timeout: 60_000, maxBuffer: 64 * 1024 * 1024 })
+  if (result.error) throw result.error
+  return result
+}
+
+describe('rein trace in headless Chromium', () => {
+  beforeAll(requireBuild)
+
+  it.skipIf(!chromium)(name, async () => {
+    const dir = await project()
+    const demo = spawnRein(['demo', '--fast', '--session', 'demo.jsonl'], dir)
+    expect(await demo.exited, demo.stderr()).toBe(0)
+    const traced = await rein(['trace', 'demo.jsonl', '-o', 'trace.html'], dir)
+    expect(traced.code, traced.stderr).toBe(0)
+    expect(traced.stdout).toBe('wrote trace.html: 12 calls in 3 batches\n')
+    const url = `file://${join(dir, 'trace.html')}`
+
+    const dom = browse(['--dump-dom', url])
+    expect(dom.status).toBe(0)
+    expect(dom.stdout).toContain('<svg')
+    expect(dom.stdout.match(/<rect class="bar[ "]/g)).toHaveLength(12)
+    expect(dom.stderr.split('\n').filter((line) => line.includes(':CONSOLE'))).toEqual([])
+
+    const png = join(dir, 'trace.png')
+    const shot = browse(['--window-size=1300,1000', `--screenshot=${png}`, url])
+    expect(shot.status).toBe(0)
+    const bytes = await readFile(png)
+    expect(bytes.subarray(1, 4).toString()).toBe('PNG')
+    expect(bytes.length).toBeGreaterThan(10_000)
+  })
+})

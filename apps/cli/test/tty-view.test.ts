@@ -1,0 +1,56 @@
+/** The terminal view: rows of the batch in flight redrawn in place, never wider than the terminal. */
+import { failure, type ToolExecutionResult } from '@rein/kernel'
+import { describe, expect, it } from 'vitest'
+import { createStyle } from '../src/progress/style.js'
+import { TtyView } from '../src/progress/tty-view.js'
+import type { LiveCall } from '../src/progress/view.js'
+
+const ESC = '\x1b['
+const ok: ToolExecutionResult = { isError: false, value: 'v', content: [{ type: 'text', text: 'v' }], meta: { cacheHit: true } }
+const call = (index: number, id: string, mode: LiveCall['mode'] = 'parallel'): LiveCall =>
+  ({ turn: 1, index, id, name: 'lookup', arguments: { key: id.repeat(40) }, mode, startedAt: performance.now() })
+
+function screen(columns = 60) {
+  const chunks: string[] = []
+  return { chunks, out: { columns, write: (s: string) => { chunks.push(s) } } }
+}
+
+describe('TtyView', () => {
+  it('redraws the rows of the batch in flight in place, and leaves them when the batch ends', () => {
+    const { chunks, out } = screen()
+    const view = new TtyView(out, createStyle(false))
+    const a = call(0, 'a')
+    const b = call(1, 'b')
+    view.started(a)
+    view.started(b)
+    a.result = ok
+    a.durationMs = 12
+    view.ended(a)
+    const last = chunks.at(-1)!
+    expect(last.startsWith(`${ESC}2F`)).toBe(true)
+    const rows = last.slice(`${ESC}2F`.length).split('\n').filter(Boolean).map((r) => r.replace(`${ESC}2K`, ''))
+    expect(rows).toHaveLength(2)
+    expect(rows[0]).toMatch(/^ {2}✓ a {5}lookup .* ok 12ms {2}cache hit$/)
+    expect(rows[1]).toMatch(/running \d+ms · parallel$/)
+    for (const row of rows) expect(row.length).toBeLessThanOrEqual(59)
+
+    b.result = failure('TOOL_DENIED', 'not allowed')
+    b.durationMs = 1
+    view.ended(b)
+    view.turnEnded({ turn: 1, outcome: 'committed', calls: [a, b], groups: [['a', 'b']], wallMs: 12, serialMs: 13 })
+    const after = chunks.length
+    view.started({ ...call(0, 'c'), turn: 2 })
+    expect(chunks.slice(after).join('')).not.toContain(`${ESC}2F`)
+    view.close()
+    expect(chunks.at(-1)).toBe(`${ESC}?25h`)
+  })
+
+  it('keeps a status line under the rows while calls run', () => {
+    const { chunks, out } = screen(80)
+    const view = new TtyView(out, createStyle(false))
+    view.started(call(0, 'a'))
+    view.status('interrupted: waiting')
+    expect(chunks.at(-1)).toMatch(/running .*\n\x1b\[2Kinterrupted: waiting\n$/)
+    view.close()
+  })
+})

@@ -1,0 +1,190 @@
+/**
+ * The agent loop. It only orchestrates: ask the model with `ctx.tools.specs()`, hand the
+ * batch of tool calls to the scheduler, which commits their results in model order, ask
+ * again. It ends `completed` (an answer without calls, or a `concludesTurn` result),
+ * `max-turns` (said to the model in the transcript), `aborted` (the transcript stays valid) or
+ * `error` (a provider, session or scheduler failure: nothing is made up; the next run repairs).
+ */
+import type { Context } from 'cordis'
+import type { ContentBlock, Message, Provider } from '@rein/kernel'
+import { eventEmitter } from './events.js'
+import { askModel } from './model-call.js'
+import { repairSession } from './repair.js'
+import { runBatch } from './scheduler.js'
+import { memorySession, type SessionStore } from './session.js'
+import { SessionLog } from './session-log.js'
+import { StageHooks } from './stage-hooks.js'
+import { bindTools } from './tool-access.js'
+
+/** Options of `createAgent` (DESIGN.md §3, contract). */
+export interface AgentOptions {
+  provider: Provider
+  /** The system message, written once at the start of a new session. */
+  system?: string
+  /** Model requests per run (default 10). */
+  maxTurns?: number
+  /** Calls of one batch in flight at once (default 10). */
+  maxParallelToolCalls?: number
+  /** Where the conversation is kept (default: a new `memorySession()`). */
+  session?: SessionStore
+  /** Names this agent in events, `exec.agent` and the stage hooks' plugin name (default `agent`). */
+  name?: string
+}
+
+/** Options of one `agent.run`. */
+export interface RunOptions {
+  signal?: AbortSignal
+}
+
+/** How a run ended, and the whole transcript of the session so far. */
+export interface RunOutcome {
+  kind: 'completed' | 'max-turns' | 'aborted' | 'error'
+  messages: Message[]
+  error?: Error
+}
+
+/** An agent: runs the loop over one session on one context. */
+export interface Agent {
+  /**
+   * Adds `input` as a user message (none when undefined: resume as is) and runs the loop.
+   * The first run of an agent loads its session and repairs calls left without a result.
+   * Rejects only when called while another run of this agent is in progress.
+   */
+  run(input?: string | ContentBlock[], options?: RunOptions): Promise<RunOutcome>
+  readonly session: SessionStore
+  /** Removes the agent's stage hooks from the context. */
+  dispose(): void
+}
+
+interface Settings {
+  provider: Provider
+  system?: string
+  maxTurns: number
+  maxParallelToolCalls: number
+  session: SessionStore
+  name: string
+}
+
+/** The text that tells the model the run stopped at its turn limit. */
+export const maxTurnsNotice = (maxTurns: number) =>
+  `[rein] This run stopped after ${maxTurns} model requests (its maxTurns limit). ` +
+  'The tool results above are complete; nothing further was run. Continue in a new run if more is needed.'
+
+/** Creates an agent on a context that has `ctx.tools`. Throws at once on bad options. */
+export function createAgent(ctx: Context, options: AgentOptions): Agent {
+  const settings = checkOptions(options)
+  if (!ctx.get('tools')) {
+    throw new Error('createAgent(ctx): ctx.tools is missing; call ctx.plugin(kernel) (from @rein/kernel) and await ctx.start() first')
+  }
+  const stages = new StageHooks(ctx, settings.name)
+  stages.ensureOutermost()
+  const log = new SessionLog(settings.session)
+  let running = false
+  return {
+    session: settings.session,
+    async run(input, runOptions = {}) {
+      if (running) throw new Error(`agent "${settings.name}" is already running; await the previous run() before starting another`)
+      running = true
+      try {
+        return await runLoop({ ctx, stages, log, settings }, input, runOptions.signal)
+      } finally {
+        running = false
+      }
+    },
+    dispose: () => stages.dispose(),
+  }
+}
+
+interface LoopEnv {
+  ctx: Context
+  stages: StageHooks
+  log: SessionLog
+  settings: Settings
+}
+
+async function runLoop(env: LoopEnv, input: string | ContentBlock[] | undefined, signal?: AbortSignal): Promise<RunOutcome> {
+  const { ctx, stages, log, settings } = env
+  const agent = settings.name
+  const emit = eventEmitter(ctx)
+  const end = (kind: RunOutcome['kind'], error?: unknown): RunOutcome =>
+    error === undefined ? { kind, messages: log.messages() } : { kind, messages: log.messages(), error: asError(error) }
+  try {
+    await log.open()
+    await repairSession(ctx, log, agent)
+    if (settings.system !== undefined && log.all.length === 0) {
+      await log.append({ type: 'message', message: { role: 'system', content: settings.system } })
+    }
+    if (input !== undefined) await log.append({ type: 'message', message: { role: 'user', content: input } })
+    for (let requests = 0; ; requests++) {
+      if (signal?.aborted) return end('aborted')
+      if (requests >= settings.maxTurns) {
+        await log.append({ type: 'message', message: { role: 'user', content: maxTurnsNotice(settings.maxTurns) } })
+        return end('max-turns')
+      }
+      const turn = log.turn + 1
+      let answer
+      try {
+        answer = await askModel(settings.provider, { messages: log.messages(), tools: ctx.tools.specs(), signal },
+          (text) => emit('agent/text-delta', { agent, turn, text }))
+      } catch (error) {
+        return signal?.aborted ? end('aborted') : end('error', error)
+      }
+      await log.append({ type: 'message', turn, message: answer })
+      const calls = answer.toolCalls ?? []
+      if (calls.length === 0) return end('completed')
+
+      stages.ensureOutermost()
+      const batch = await runBatch(calls, {
+        tools: bindTools(ctx), stages, emit, agent, turn, signal,
+        maxParallel: settings.maxParallelToolCalls,
+        log: (entry) => log.append(entry),
+      })
+      if (batch.kind === 'failed') {
+        emit('agent/turn-end', { agent, turn, calls: calls.length, outcome: 'failed' })
+        return end('error', batch.error)
+      }
+      const contexts = batch.results.flatMap((result) => result.additionalContexts ?? [])
+      if (contexts.length > 0) await log.append({ type: 'message', turn, message: { role: 'user', content: contexts } })
+      const outcome = signal?.aborted ? 'aborted' : 'committed'
+      await log.append({ type: 'turn/end', turn, outcome })
+      emit('agent/turn-end', { agent, turn, calls: calls.length, outcome })
+      if (outcome === 'aborted') return end('aborted')
+      if (batch.results.some((result) => !result.isError && result.concludesTurn)) return end('completed')
+    }
+  } catch (error) {
+    return end('error', error)
+  }
+}
+
+function checkOptions(options: AgentOptions): Settings {
+  const where = 'createAgent(ctx, options)'
+  if (typeof options?.provider?.generate !== 'function') {
+    throw new TypeError(`${where}: options.provider must be a Provider with a generate(req) method`)
+  }
+  const count = (key: 'maxTurns' | 'maxParallelToolCalls', fallback: number) => {
+    const value = options[key] ?? fallback
+    if (!Number.isInteger(value) || value < 1) {
+      throw new TypeError(`${where}: options.${key} must be a whole number of at least 1 (got ${JSON.stringify(value)})`)
+    }
+    return value
+  }
+  if (options.system !== undefined && typeof options.system !== 'string') {
+    throw new TypeError(`${where}: options.system must be a string`)
+  }
+  const session = options.session ?? memorySession()
+  if (typeof session.load !== 'function' || typeof session.append !== 'function') {
+    throw new TypeError(`${where}: options.session must be a SessionStore (load() and append(entry)), e.g. jsonlSession(path)`)
+  }
+  return {
+    provider: options.provider,
+    system: options.system,
+    maxTurns: count('maxTurns', 10),
+    maxParallelToolCalls: count('maxParallelToolCalls', 10),
+    session,
+    name: options.name ?? 'agent',
+  }
+}
+
+function asError(error: unknown): Error {
+  return error instanceof Error ? error : new Error(String(error))
+}

@@ -1,0 +1,81 @@
+/**
+ * The agent's progress events, emitted on the context for a CLI or UI to show calls live.
+ * They are observe-only: a listener that throws is logged and changes nothing in the run.
+ */
+import type { Context } from 'cordis'
+import type { ToolExecutionResult } from '@rein/kernel'
+import type { TurnOutcome } from './session.js'
+
+/** A call started: its `tool/call` is logged and it is on its way into the pipeline. */
+export interface CallStartEvent {
+  agent: string
+  turn: number
+  index: number
+  id: string
+  name: string
+  arguments: unknown
+}
+
+/** A call is final (not yet committed: commits follow in model order). */
+export interface CallEndEvent {
+  agent: string
+  turn: number
+  index: number
+  id: string
+  name: string
+  result: ToolExecutionResult
+  /** From the call's start to its final result. */
+  durationMs: number
+}
+
+/** A batch is over: its results are committed (`failed`: the scheduler stopped, see the run's error). */
+export interface TurnEndEvent {
+  agent: string
+  turn: number
+  calls: number
+  outcome: TurnOutcome | 'failed'
+}
+
+/** Model text as it streams in, when the provider streams. */
+export interface TextDeltaEvent {
+  agent: string
+  turn: number
+  text: string
+}
+
+declare module 'cordis' {
+  interface Events<C> {
+    'agent/call-start'(event: CallStartEvent): void
+    'agent/call-end'(event: CallEndEvent): void
+    'agent/turn-end'(event: TurnEndEvent): void
+    'agent/text-delta'(event: TextDeltaEvent): void
+  }
+}
+
+type AgentEvents = {
+  'agent/call-start': CallStartEvent
+  'agent/call-end': CallEndEvent
+  'agent/turn-end': TurnEndEvent
+  'agent/text-delta': TextDeltaEvent
+}
+
+/** Emits the agent's events on one context. */
+export type EmitEvent = <K extends keyof AgentEvents>(name: K, event: AgentEvents[K]) => void
+
+/**
+ * An emitter bound to `ctx`. A cordis emit costs tens of microseconds (proxies), and a batch
+ * emits two events per call, so an event nobody listens to (neither to it nor to
+ * `internal/event`) is not dispatched at all. A listener's throw is logged, never passed on.
+ */
+export function eventEmitter(ctx: Context): EmitEvent {
+  const lifecycle = ctx.lifecycle
+  const hooks = lifecycle._hooks
+  return (name, event) => {
+    if (!hooks[name]?.length && !hooks['internal/event']?.length) return
+    try {
+      lifecycle.emit(name, event)
+    } catch (error) {
+      ctx.logger('agent').warn(`a listener of ${name} failed: ${(error as Error)?.message ?? error}`)
+    }
+  }
+}

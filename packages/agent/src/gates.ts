@@ -1,0 +1,92 @@
+/**
+ * The two stage gates of a batch. `PreGate` lets one call at a time through the stage before
+ * the body (pre-execute, approval, guards), in the order the calls started. `PostGate` lets one
+ * call at a time through post-execute: a call others depend on as soon as it settles, any
+ * other call only once every earlier call of the batch is final. Both are plain queues over
+ * call indices: no timers, no polling, O(1) per call.
+ */
+
+/** First come, first served: a call holds the gate from its turn until it is released. */
+export class PreGate {
+  private readonly queue: number[] = []
+  private head = 0
+  private readonly released = new Set<number>()
+  private readonly waiters = new Map<number, () => void>()
+
+  /** Joins the queue; call in start order. */
+  enqueue(index: number): void {
+    this.queue.push(index)
+  }
+
+  /** Resolves when `index` is at the head of the queue. */
+  turn(index: number): Promise<void> {
+    if (this.queue[this.head] === index) return Promise.resolve()
+    return new Promise((resolve) => this.waiters.set(index, resolve))
+  }
+
+  /** Leaves the queue (idempotent), whether or not it had its turn; the next call in line gets its turn. */
+  release(index: number): void {
+    this.waiters.delete(index)
+    this.released.add(index)
+    while (this.head < this.queue.length && this.released.has(this.queue[this.head])) {
+      this.released.delete(this.queue[this.head++])
+    }
+    const next = this.queue[this.head]
+    const wake = next === undefined ? undefined : this.waiters.get(next)
+    if (wake) {
+      this.waiters.delete(next)
+      wake()
+    }
+  }
+}
+
+/** Post-execute is a mutex; a call that is not depended on also waits for every earlier call. */
+export class PostGate {
+  private readonly done: Uint8Array
+  private holder = -1
+  private front = 0
+  private readonly inOrder = new Map<number, () => void>()
+  private readonly early: { index: number, resolve: () => void }[] = []
+
+  constructor(size: number) {
+    this.done = new Uint8Array(size)
+  }
+
+  /** The first call that is not final yet: every call before it is final (or abandoned). */
+  get frontier(): number {
+    return this.front
+  }
+
+  /** Resolves when call `index` may run post-execute. `early`: others depend on it. */
+  enter(index: number, early: boolean): Promise<void> {
+    return new Promise((resolve) => {
+      if (early) this.early.push({ index, resolve })
+      else this.inOrder.set(index, resolve)
+      this.dispatch()
+    })
+  }
+
+  /** Call `index` is final (or will never run): frees the mutex if it held it, moves the frontier. */
+  finish(index: number): void {
+    this.done[index] = 1
+    if (this.holder === index) this.holder = -1
+    while (this.front < this.done.length && this.done[this.front]) this.front++
+    this.dispatch()
+  }
+
+  private dispatch(): void {
+    if (this.holder !== -1) return
+    let pick = -1
+    let at = -1
+    this.early.forEach((waiter, i) => {
+      if (pick === -1 || waiter.index < pick) [pick, at] = [waiter.index, i]
+    })
+    if (this.inOrder.has(this.front) && (pick === -1 || this.front < pick)) [pick, at] = [this.front, -1]
+    if (pick === -1) return
+    this.holder = pick
+    const resolve = at === -1 ? this.inOrder.get(pick)! : this.early[at].resolve
+    if (at === -1) this.inOrder.delete(pick)
+    else this.early.splice(at, 1)
+    resolve()
+  }
+}

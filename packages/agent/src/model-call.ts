@@ -1,0 +1,38 @@
+/**
+ * One model request. The provider's `stream(req)` is used when it has one (text deltas go to
+ * `onText` as they arrive), else `generate(req)`. The answer is checked and copied to a plain
+ * assistant message, so that nothing the provider keeps a reference to can change the log.
+ */
+import type { AssistantMessage, GenerateRequest, Provider, ToolCall } from '@rein/kernel'
+
+/** Asks the model; rejects when the provider fails or answers something that is not a message. */
+export async function askModel(provider: Provider, req: GenerateRequest, onText: (text: string) => void): Promise<AssistantMessage> {
+  let answer: unknown
+  if (provider.stream) {
+    for await (const event of provider.stream(req)) {
+      if (event.type === 'text-delta') onText(event.text)
+      else if (event.type === 'message') answer = event.message
+    }
+    if (answer === undefined) throw new Error('the provider\'s stream ended without a { type: "message" } event')
+  } else {
+    answer = await provider.generate(req)
+  }
+  return normalize(answer)
+}
+
+function normalize(answer: unknown): AssistantMessage {
+  const a = answer as Partial<AssistantMessage> | null
+  if (typeof a !== 'object' || a === null) throw new Error(`the provider answered ${typeof answer}, not an assistant message`)
+  if (a.content !== undefined && typeof a.content !== 'string') throw new Error('the provider answered a message whose content is not a string')
+  if (a.toolCalls !== undefined && !Array.isArray(a.toolCalls)) throw new Error('the provider answered toolCalls that is not an array')
+  const calls: ToolCall[] = (a.toolCalls ?? []).map((call, i) => {
+    if (typeof call?.id !== 'string' || call.id === '' || typeof call.name !== 'string') {
+      throw new Error(`the provider answered tool call #${i} without a string id and name`)
+    }
+    return { id: call.id, name: call.name, arguments: structuredClone(call.arguments) }
+  })
+  const message: AssistantMessage = { role: 'assistant', content: a.content ?? '' }
+  if (calls.length > 0) message.toolCalls = calls
+  if (a.usage) message.usage = { ...a.usage }
+  return message
+}

@@ -1,0 +1,305 @@
+/**
+ * Runs one batch (the calls of one assistant message). Guarantees: every call gets exactly one
+ * result, committed in model order; a call starts only once its dependencies are final and its
+ * barrier is open (an exclusive call waits for every earlier call; nothing passes an exclusive
+ * or not-yet-classified call until it is final or turns out parallel); at most `maxParallel`
+ * calls are in flight; pre-execute runs one call at a time in start order and post-execute one
+ * at a time in model order, except that depended-on calls finalize as soon as they settle.
+ * Abort: stop starting, let started calls drain, settle unstarted ones ABORTED_BEFORE_DISPATCH.
+ * A failure of the scheduler itself: stop starting, let started calls settle, fabricate nothing.
+ */
+import {
+  ABORTED_BEFORE_DISPATCH, DEPENDENCY_FAILED, INVALID_PLAN, Messages,
+  type ExecuteOptions, type Json, type ToolCall, type ToolExecutionResult,
+} from '@rein/kernel'
+import { Barrier } from './barrier.js'
+import { CommitCursor } from './commit.js'
+import type { EmitEvent } from './events.js'
+import { PostGate, PreGate } from './gates.js'
+import { planBatch, type Mode, type Plan, type PlannedCall } from './plan.js'
+import { ReadyQueue } from './ready-queue.js'
+import { substitute } from './references.js'
+import { resultEntry, type NewSessionEntry } from './session.js'
+import type { StageHooks } from './stage-hooks.js'
+import type { BatchTools } from './tool-access.js'
+
+/** What a batch needs from the agent. */
+export interface BatchEnv {
+  tools: BatchTools
+  stages: StageHooks
+  emit: EmitEvent
+  agent: string
+  turn: number
+  maxParallel: number
+  signal?: AbortSignal
+  /** Appends one entry durably (`tool/call` before a call runs, `tool/result` in model order). */
+  log(entry: NewSessionEntry): Promise<unknown>
+}
+
+/** `committed`: every call has its result in the log. `failed`: the scheduler stopped; see `error`. */
+export type BatchOutcome =
+  | { kind: 'committed', results: readonly ToolExecutionResult[] }
+  | { kind: 'failed', error: Error }
+
+/** Runs and commits the batch; resolves when every started call is final and committed. */
+export function runBatch(calls: readonly ToolCall[], env: BatchEnv): Promise<BatchOutcome> {
+  return new Batch(calls, env).run()
+}
+
+type State = 'waiting' | 'queued' | 'started' | 'final' | 'abandoned'
+
+interface Slot {
+  readonly plan: PlannedCall
+  state: State
+  depsLeft: number
+  mode: Mode
+  args: unknown
+  inPool: boolean
+  inPre: boolean
+  controller?: AbortController
+  startedAt: number
+  result?: ToolExecutionResult
+}
+
+class Batch {
+  private readonly plan: Plan
+  private readonly slots: Slot[]
+  private readonly ready = new ReadyQueue()
+  private readonly pre = new PreGate()
+  private readonly post: PostGate
+  private readonly cursor: CommitCursor<ToolExecutionResult>
+  private readonly barrier: Barrier
+  private readonly uncover = (index: number) => this.tryReady(this.slots[index])
+  private inFlight = 0
+  private open: number
+  private stopping = false
+  private failure: Error | undefined
+  private readonly live = new Set<AbortController>()
+  private done!: () => void
+  private readonly finished = new Promise<void>((resolve) => { this.done = resolve })
+
+  constructor(calls: readonly ToolCall[], private readonly env: BatchEnv) {
+    this.plan = planBatch(calls, env.tools)
+    this.slots = this.plan.calls.map((plan) => ({
+      plan, state: 'waiting', depsLeft: plan.deps.length, mode: plan.mode, args: plan.args,
+      inPool: false, inPre: false, startedAt: 0,
+    }))
+    this.barrier = new Barrier(calls.length, (i) => this.slots[i].mode !== 'parallel')
+    this.open = calls.length
+    this.post = new PostGate(calls.length)
+    this.cursor = new CommitCursor(calls.length, (index, result) => this.commit(index, result), (error) => this.fail(error))
+  }
+
+  async run(): Promise<BatchOutcome> {
+    const signal = this.env.signal
+    const onAbort = () => this.guard(() => this.abort())
+    signal?.addEventListener('abort', onAbort, { once: true })
+    try {
+      this.guard(() => this.begin())
+      await this.finished
+      await this.cursor.drained()
+    } finally {
+      signal?.removeEventListener('abort', onAbort)
+    }
+    if (this.failure) return { kind: 'failed', error: this.failure }
+    return { kind: 'committed', results: this.slots.map((slot) => slot.result!) }
+  }
+
+  private begin(): void {
+    if (this.open === 0) return this.done()
+    if (this.env.signal?.aborted) return this.abort()
+    for (const slot of this.slots) {
+      if (slot.plan.invalid !== undefined) this.settleEarly(slot, INVALID_PLAN, slot.plan.invalid)
+      else if (slot.depsLeft === 0) this.depsReady(slot)
+    }
+    this.barrier.advance(this.uncover)
+    this.tryReady(this.slots[this.post.frontier])
+    this.pump()
+  }
+
+  private tryReady(slot: Slot | undefined): void {
+    if (!slot || slot.state !== 'waiting' || this.stopping || slot.depsLeft > 0 || slot.mode === 'pending') return
+    const index = slot.plan.index
+    if (slot.mode === 'parallel' ? index >= this.barrier.position : index !== this.post.frontier) return
+    slot.state = 'queued'
+    this.ready.push(index)
+  }
+
+  private pump(): void {
+    while (!this.stopping && this.inFlight < this.env.maxParallel && this.ready.size > 0) {
+      this.start(this.slots[this.ready.pop()])
+    }
+  }
+
+  /** Every dependency succeeded: substitute references, classify a pending call, try to start. */
+  private depsReady(slot: Slot): void {
+    if (slot.plan.hasRefs) {
+      const valueOf = (id: string) => (this.slots[this.plan.indexOf(id)].result as { value: Json }).value
+      const substituted = substitute(slot.args, valueOf)
+      if (!substituted.ok) return this.settleEarly(slot, INVALID_PLAN, substituted.problem)
+      slot.args = substituted.value
+      if (slot.mode === 'pending') {
+        slot.mode = this.env.tools.executionMode(this.callOf(slot))
+        if (slot.mode === 'parallel') this.barrier.resolve(slot.plan.index, this.uncover)
+      }
+    }
+    this.tryReady(slot)
+  }
+
+  /** Starts a call that runs: logs `tool/call`, waits for its pre turn, runs the pipeline. */
+  private start(slot: Slot): void {
+    const index = slot.plan.index
+    slot.state = 'started'
+    slot.inPool = true
+    this.inFlight++
+    slot.inPre = true
+    this.pre.enqueue(index)
+    const options = this.optionsFor(slot)
+    const call = this.callOf(slot)
+    void this.launch(slot, call, async () => {
+      await this.pre.turn(index)
+      return this.env.tools.execute(call, options)
+    })
+  }
+
+  /** Starts a call that will not run: it is logged, then settled with `code` by the kernel. */
+  private settleEarly(slot: Slot, code: string, message: string): void {
+    slot.state = 'started'
+    const options = this.optionsFor(slot)
+    const call = this.callOf(slot)
+    void this.launch(slot, call, () => this.env.tools.settle(call, code, message, options))
+  }
+
+  private async launch(slot: Slot, call: ToolCall, run: () => Promise<ToolExecutionResult>): Promise<void> {
+    const { turn, agent } = this.env
+    const index = slot.plan.index
+    try {
+      await this.env.log({ type: 'tool/call', turn, index, call: { id: call.id, name: call.name, arguments: call.arguments } })
+    } catch (error) {
+      this.fail(error)
+      return this.guard(() => this.abandon(slot))
+    }
+    slot.startedAt = Date.now()
+    this.env.emit('agent/call-start', { agent, turn, index, id: call.id, name: call.name, arguments: call.arguments })
+    let result: ToolExecutionResult
+    try {
+      result = await run()
+    } catch (error) {
+      this.fail(error)
+      return this.guard(() => this.abandon(slot))
+    }
+    this.guard(() => this.onFinal(slot, result))
+  }
+
+  private onFinal(slot: Slot, result: ToolExecutionResult): void {
+    const { index, call, dependents } = slot.plan
+    slot.state = 'final'
+    slot.result = result
+    this.release(slot)
+    const { turn, agent } = this.env
+    this.env.emit('agent/call-end', {
+      agent, turn, index, id: call.id, name: call.name, result, durationMs: Date.now() - slot.startedAt,
+    })
+    this.cursor.offer(index, result)
+    for (const d of this.stopping ? [] : dependents) {
+      const dependent = this.slots[d]
+      dependent.depsLeft--
+      if (dependent.state !== 'waiting') continue
+      if (result.isError) this.settleEarly(dependent, DEPENDENCY_FAILED, Messages.dependencyFailed(call.id, result.error.message))
+      else if (dependent.depsLeft === 0) this.depsReady(dependent)
+    }
+    if (this.barrier.isBlocking(index)) this.barrier.resolve(index, this.uncover)
+    this.tryReady(this.slots[this.post.frontier])
+    this.pump()
+    if (this.open === 0) this.done()
+  }
+
+  /** A started call that will never have a result (its log failed): a gap, nothing made up. */
+  private abandon(slot: Slot): void {
+    slot.state = 'abandoned'
+    this.release(slot)
+    if (this.open === 0) this.done()
+  }
+
+  /** The call is over: frees its pool slot, pre turn and post turn, moves the frontier. */
+  private release(slot: Slot): void {
+    this.open--
+    if (slot.controller) this.live.delete(slot.controller)
+    this.leavePre(slot)
+    this.leavePool(slot)
+    this.post.finish(slot.plan.index)
+  }
+
+  private leavePre(slot: Slot): void {
+    if (!slot.inPre) return
+    slot.inPre = false
+    this.pre.release(slot.plan.index)
+  }
+
+  private leavePool(slot: Slot): void {
+    if (!slot.inPool) return
+    slot.inPool = false
+    this.inFlight--
+    this.pump()
+  }
+
+  /** The run's signal fired: started calls see it; unstarted ones are settled, not run. */
+  private abort(): void {
+    const reason = this.env.signal?.reason
+    for (const controller of this.live) controller.abort(reason)
+    if (this.stopping) return
+    this.stopping = true
+    this.ready.clear()
+    for (const slot of this.slots) {
+      if (slot.state === 'waiting' || slot.state === 'queued') {
+        this.settleEarly(slot, ABORTED_BEFORE_DISPATCH, Messages.abortedBeforeDispatch)
+      }
+    }
+  }
+
+  /** The scheduler itself failed: start nothing more; unstarted calls get no result at all. */
+  private fail(error: unknown): void {
+    if (this.failure) return
+    this.failure = error instanceof Error ? error : new Error(String(error))
+    this.stopping = true
+    this.ready.clear()
+    for (const slot of this.slots) {
+      if (slot.state === 'waiting' || slot.state === 'queued') this.abandon(slot)
+    }
+  }
+
+  private guard(action: () => void): void {
+    try {
+      action()
+    } catch (error) {
+      this.fail(error)
+    }
+  }
+
+  private async commit(index: number, result: ToolExecutionResult): Promise<void> {
+    await this.env.log(resultEntry(this.env.turn, index, this.slots[index].plan.call.id, result))
+  }
+
+  private callOf(slot: Slot): ToolCall {
+    return { id: slot.plan.call.id, name: slot.plan.call.name, arguments: slot.args }
+  }
+
+  /** A fresh signal per call: it carries the run's abort, and tells the stage hooks which call this is. */
+  private optionsFor(slot: Slot): ExecuteOptions {
+    const controller = new AbortController()
+    slot.controller = controller
+    this.live.add(controller)
+    const index = slot.plan.index
+    const early = slot.plan.dependents.length > 0
+    this.env.stages.bind(controller.signal, {
+      bodyStart: () => this.leavePre(slot),
+      bodyEnd: () => this.guard(() => this.leavePool(slot)),
+      postTurn: () => {
+        this.leavePre(slot)
+        this.guard(() => this.leavePool(slot))
+        return this.post.enter(index, early)
+      },
+    })
+    return { signal: controller.signal, turn: this.env.turn, index, agent: this.env.agent }
+  }
+}

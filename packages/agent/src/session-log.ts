@@ -1,0 +1,47 @@
+/**
+ * The agent's view of its session: the store, plus an in-memory mirror of its entries from
+ * which the conversation is rebuilt. Every entry goes to the store first and reaches the
+ * mirror only once the store holds it, so the agent never shows what the log does not have.
+ */
+import { deepFreeze, type Message } from '@rein/kernel'
+import type { NewSessionEntry, SessionEntry, SessionStore } from './session.js'
+import { buildMessages, lastTurn } from './transcript.js'
+
+/** The session of one agent: writes go through the store, reads come from the mirror. */
+export class SessionLog {
+  private entries: SessionEntry[] = []
+  private loaded = false
+
+  constructor(readonly store: SessionStore) {}
+
+  /** Reads the store once, on the agent's first run. */
+  async open(): Promise<void> {
+    if (this.loaded) return
+    this.entries = (await this.store.load()).map((entry) => deepFreeze(entry))
+    this.loaded = true
+  }
+
+  /** Appends durably, then mirrors (kept in `seq` order whatever order appends resolve in). */
+  async append(entry: NewSessionEntry): Promise<SessionEntry> {
+    const stored = deepFreeze(await this.store.append(entry))
+    let at = this.entries.length
+    while (at > 0 && this.entries[at - 1].seq > stored.seq) at--
+    this.entries.splice(at, 0, stored)
+    return stored
+  }
+
+  /** Every entry so far, in `seq` order. */
+  get all(): readonly SessionEntry[] {
+    return this.entries
+  }
+
+  /** The highest turn so far (0 for a new session). */
+  get turn(): number {
+    return lastTurn(this.entries)
+  }
+
+  /** The conversation, as the provider is shown it. */
+  messages(): Message[] {
+    return buildMessages(this.entries)
+  }
+}

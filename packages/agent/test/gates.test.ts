@@ -1,0 +1,56 @@
+import { describe, expect, it } from 'vitest'
+import { PostGate, PreGate } from '../src/gates.js'
+import { settle } from './helpers.js'
+
+describe('PreGate', () => {
+  it('lets calls through one at a time in the order they joined', async () => {
+    const gate = new PreGate()
+    const order: number[] = []
+    for (const i of [2, 0, 1]) gate.enqueue(i)
+    const turns = [0, 1, 2].map((i) => gate.turn(i).then(() => order.push(i)))
+    await settle()
+    expect(order).toEqual([2])
+    gate.release(2)
+    await settle()
+    expect(order).toEqual([2, 0])
+    gate.release(0)
+    await Promise.all(turns)
+    expect(order).toEqual([2, 0, 1])
+  })
+
+  it('skips a call that leaves before its turn', async () => {
+    const gate = new PreGate()
+    for (const i of [0, 1, 2]) gate.enqueue(i)
+    const third = gate.turn(2)
+    gate.release(1)
+    gate.release(0)
+    await third
+  })
+})
+
+describe('PostGate', () => {
+  it('runs a call that is not depended on only after every earlier call is final', async () => {
+    const gate = new PostGate(3)
+    const order: number[] = []
+    void gate.enter(2, false).then(() => order.push(2))
+    await settle()
+    expect(order).toEqual([])
+    gate.finish(0)
+    gate.finish(1)
+    await settle()
+    expect(order).toEqual([2])
+    expect(gate.frontier).toBe(2)
+  })
+
+  it('lets a depended-on call in at once, but never two calls at the same time', async () => {
+    const gate = new PostGate(3)
+    const order: number[] = []
+    void gate.enter(1, true).then(() => order.push(1))
+    void gate.enter(2, true).then(() => order.push(2))
+    await settle()
+    expect(order).toEqual([1])
+    gate.finish(1)
+    await settle()
+    expect(order).toEqual([1, 2])
+  })
+})

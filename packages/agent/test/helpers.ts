@@ -1,0 +1,56 @@
+/** Shared set-up for the agent tests: a started kernel context, gate tools, a scripted agent. */
+import { Context } from 'cordis'
+import * as kernel from '@rein/kernel'
+import type { Message, ToolExec } from '@rein/kernel'
+import { createGate, scripted, type ScriptStep } from '@rein/testing'
+import { createAgent, memorySession, type AgentOptions, type SessionStore } from '../src/index.js'
+
+/** A started context with the kernel loaded. */
+export async function kernelContext(): Promise<Context> {
+  const ctx = new Context()
+  ctx.plugin(kernel)
+  await ctx.start()
+  return ctx
+}
+
+/**
+ * A context with gated tools `read` (parallel) and `write` (exclusive) on one gate, and a
+ * recorder plugin that logs pre-execute and post-execute entries as `pre <id>` / `post <id>`.
+ */
+export async function gatedHarness() {
+  const ctx = await kernelContext()
+  const gate = createGate()
+  const stages: string[] = []
+  ctx.plugin({
+    name: 'recorder',
+    inject: ['tools'],
+    apply(c: Context) {
+      c.tools.register(gate.tool('read'))
+      c.tools.register(gate.tool('write', { safe: false }))
+      c.on('tools/pre-execute', async (exec: ToolExec, next) => { stages.push(`pre ${exec.id}`); return next() })
+      c.on('tools/post-execute', async (exec: ToolExec, _result, next) => { stages.push(`post ${exec.id}`); return next() })
+    },
+  })
+  await ctx.start()
+  return { ctx, gate, stages }
+}
+
+/** An agent over `steps` on `ctx`, with a memory session unless one is given. */
+export function scriptedAgent(ctx: Context, steps: ScriptStep[], options: Partial<AgentOptions> = {}) {
+  const provider = scripted(steps)
+  const session: SessionStore = options.session ?? memorySession()
+  const agent = createAgent(ctx, { provider, session, ...options })
+  return { agent, provider, session }
+}
+
+/** The tool messages of a transcript, as `id:code-or-ok` strings, in transcript order. */
+export function outcomes(messages: readonly Message[]): string[] {
+  return messages.filter((m) => m.role === 'tool').map((m) => {
+    const text = m.content[0]?.type === 'text' ? m.content[0].text : ''
+    return `${m.toolCallId}:${m.isError ? text : 'ok'}`
+  })
+}
+
+/** Resolves after pending promise callbacks and one macrotask have run (no timing involved). */
+export const settle = () => new Promise<void>((resolve) => setImmediate(resolve))
+

@@ -1,0 +1,82 @@
+import { spawn } from 'node:child_process'
+import { existsSync } from 'node:fs'
+import { appendFile, mkdtemp, readFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { describe, expect, it } from 'vitest'
+import { defineTool, TOOL_NOT_STARTED, TOOL_OUTCOME_UNKNOWN } from '@rein/kernel'
+import { validateTranscript } from '@rein/testing'
+import { jsonlSession } from '../src/index.js'
+import { kernelContext, scriptedAgent } from './helpers.js'
+
+const child = fileURLToPath(new URL('./fixtures/kill-child.mjs', import.meta.url))
+const built = fileURLToPath(new URL('../dist/src/index.js', import.meta.url))
+
+/** Runs the child until it prints `frozen <point>`, then kills it with SIGKILL. */
+function killAt(dir: string, point: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const proc = spawn(process.execPath, [child, dir, point], { stdio: ['ignore', 'pipe', 'pipe'] })
+    let out = ''
+    let err = ''
+    proc.stderr.on('data', (chunk) => { err += chunk })
+    proc.stdout.on('data', (chunk) => {
+      out += chunk
+      if (out.includes(`frozen ${point}\n`)) proc.kill('SIGKILL')
+    })
+    proc.on('exit', (code, signal) => {
+      if (signal === 'SIGKILL') resolve()
+      else reject(new Error(`the child never reached ${point} (exit ${code}): ${out}${err}`))
+    })
+  })
+}
+
+/** Resumes the session in this process with the same tool, and reports what happened. */
+async function resume(dir: string) {
+  const ctx = await kernelContext()
+  ctx.tools.register(defineTool({
+    name: 'work', description: 'records that it ran', parameters: { type: 'object' },
+    execute: async (_args, exec) => { await appendFile(join(dir, 'ran.log'), `${exec.id}\n`); return { id: exec.id } },
+  }))
+  const session = jsonlSession(join(dir, 'session.jsonl'))
+  const { agent, provider } = scriptedAgent(ctx, [], { session })
+  const outcome = await agent.run()
+  await session.close?.()
+  const reread = jsonlSession(join(dir, 'session.jsonl'))
+  const entries = await reread.load()
+  await reread.close?.()
+  const codes = new Map(entries.flatMap((e) => e.type === 'tool/result' ? [[e.message.toolCallId, e.code ?? 'ok'] as const] : []))
+  const ran = existsSync(join(dir, 'ran.log')) ? (await readFile(join(dir, 'ran.log'), 'utf8')).split('\n').filter(Boolean) : []
+  return { outcome, request: provider.requests.at(-1)!.messages, codes, ran }
+}
+
+/** Each kill point, and the call that is in flight there. */
+const points: [string, string | undefined][] = [
+  ['body:c2', 'c2'],
+  ['after-body:c2', 'c2'],
+  ['result:c2', 'c2'],
+  ['committed:c2', 'c3'],
+  ['tool-call:c3', 'c3'],
+  ['after-body:c3', 'c3'],
+  ['turn-end', undefined],
+]
+
+describe('a process killed with SIGKILL mid-batch', () => {
+  it.each(points)('resumes from kill point %s with a valid transcript; nothing runs twice', async (point, inFlight) => {
+    expect(existsSync(built), 'build @rein/agent first: npx tsc -b packages/agent').toBe(true)
+    const dir = await mkdtemp(join(tmpdir(), 'rein-kill-'))
+    await killAt(dir, point)
+    const { outcome, request, codes, ran } = await resume(dir)
+    expect(outcome.kind).toBe('completed')
+    expect(validateTranscript(request)).toEqual([])
+    expect([...codes.keys()]).toEqual(['c1', 'c2', 'c3', 'c4'])
+    expect(new Set(ran).size).toBe(ran.length)
+    for (const [id, code] of codes) {
+      if (code === 'ok') expect(ran.filter((r) => r === id)).toEqual([id])
+      if (code === TOOL_NOT_STARTED) expect(ran).not.toContain(id)
+      expect(['ok', TOOL_NOT_STARTED, TOOL_OUTCOME_UNKNOWN]).toContain(code)
+    }
+    if (inFlight) expect(codes.get(inFlight)).toBe(TOOL_OUTCOME_UNKNOWN)
+    else expect([...codes.values()]).toEqual(['ok', 'ok', 'ok', 'ok'])
+  })
+})

@@ -1,0 +1,75 @@
+import { describe, expect, it } from 'vitest'
+import { defineTool, type ToolCall } from '@rein/kernel'
+import { planBatch } from '../src/index.js'
+import { kernelContext } from './helpers.js'
+
+async function tools() {
+  const ctx = await kernelContext()
+  ctx.tools.register(defineTool({ name: 'read', description: '', parameters: { type: 'object' }, isConcurrencySafe: () => true, execute: () => 1 }))
+  ctx.tools.register(defineTool({ name: 'write', description: '', parameters: { type: 'object' }, execute: () => 1 }))
+  ctx.tools.register(defineTool({
+    name: 'strict', description: '', parameters: { type: 'object', properties: { n: { type: 'number' } } },
+    isConcurrencySafe: () => true, execute: () => 1,
+  }))
+  return ctx.tools
+}
+
+const call = (id: string, name: string, args: unknown): ToolCall => ({ id, name, arguments: typeof args === 'string' ? args : JSON.stringify(args) })
+
+describe('planBatch', () => {
+  it('classifies fail-closed: unknown tool, invalid arguments and no isConcurrencySafe are exclusive', async () => {
+    const plan = planBatch([
+      call('a', 'read', {}), call('b', 'write', {}), call('c', 'nope', {}), call('d', 'strict', { n: 'x' }), call('e', 'read', '{bad'),
+    ], await tools())
+    expect(plan.calls.map((c) => c.mode)).toEqual(['parallel', 'exclusive', 'exclusive', 'exclusive', 'exclusive'])
+    expect(plan.calls[4].args).toBe('{bad')
+  })
+
+  it('strips $depends_on before classification and keeps its edges', async () => {
+    const plan = planBatch([call('a', 'read', {}), call('b', 'strict', { n: 1, $depends_on: ['a'] })], await tools())
+    expect(plan.calls[1]).toMatchObject({ args: { n: 1 }, deps: [0], mode: 'parallel', hasRefs: false })
+    expect(plan.calls[0].dependents).toEqual([1])
+  })
+
+  it('leaves a call with references pending, unless its tool can never be parallel', async () => {
+    const plan = planBatch([call('a', 'read', {}), call('b', 'read', { x: '${a.result}' }), call('c', 'write', { x: '${a.result}' })], await tools())
+    expect(plan.calls.map((c) => c.mode)).toEqual(['parallel', 'pending', 'exclusive'])
+  })
+
+  it('marks malformed $depends_on, unknown and ambiguous ids INVALID_PLAN, with a message saying what to do', async () => {
+    const plan = planBatch([
+      call('a', 'read', { $depends_on: 'b' }), call('b', 'read', { $depends_on: ['zz'] }),
+      call('d', 'read', {}), call('d', 'read', {}), call('e', 'read', { x: '${d.result}' }),
+    ], await tools())
+    expect(plan.calls.map((c) => c.invalid)).toEqual([
+      '"$depends_on" must be an array of call ids of this batch, like ["call_1"]',
+      'this call depends on "zz", which is not a call of this batch; depend only on calls made in the same message',
+      undefined, undefined,
+      '"d" names more than one call of this batch, so nothing can depend on it',
+    ])
+  })
+
+  it('marks only the calls that close a cycle, counting barrier order', async () => {
+    const plan = planBatch([
+      call('x', 'read', { $depends_on: ['z'] }), call('w', 'write', {}), call('z', 'read', {}), call('free', 'read', { $depends_on: ['z'] }),
+    ], await tools())
+    expect(plan.calls.map((c) => c.invalid === undefined)).toEqual([false, true, true, true])
+    expect(plan.calls[0].deps).toEqual([])
+    expect(plan.calls[3].deps).toEqual([2])
+  })
+
+  it('rejects a reference to a later call: that call would wait for this one to be classified', async () => {
+    const plan = planBatch([call('x', 'read', { v: '${y.result}' }), call('y', 'read', {})], await tools())
+    expect(plan.calls[0].invalid).toMatch(/^dependency cycle through x, y/)
+    expect(plan.calls[1].invalid).toBeUndefined()
+  })
+
+  it('accepts a forward $depends_on that no barrier separates, and handles a 10,000-call chain', async () => {
+    const t = await tools()
+    expect(planBatch([call('x', 'read', { $depends_on: ['y'] }), call('y', 'read', {})], t).calls[0].invalid).toBeUndefined()
+    const chain = Array.from({ length: 10_000 }, (_, i) => call(`c${i}`, 'read', i < 9_999 ? { $depends_on: [`c${i + 1}`] } : {}))
+    chain[9_999] = call('c9999', 'read', { $depends_on: ['c0'] })
+    const plan = planBatch(chain, t)
+    expect(plan.calls.every((c) => c.invalid?.startsWith('dependency cycle'))).toBe(true)
+  })
+})

@@ -1,0 +1,134 @@
+import fc from 'fast-check'
+import { describe, expect, it } from 'vitest'
+import type { Context } from 'cordis'
+import { defineTool, type ToolExec } from '@rein/kernel'
+import { callMessage, scripted, toolCall, validateTranscript } from '@rein/testing'
+import { createAgent, memorySession, type SessionEntry } from '../src/index.js'
+import { kernelContext, settle } from './helpers.js'
+
+interface CallSpec { safe: boolean, ticks: number, fails: boolean, deps: number[], refs: boolean }
+interface BatchSpec { calls: CallSpec[], cap: number, abortAt: number | null }
+type Mark = { kind: 'start' | 'end' | 'final' | 'pre-in' | 'post-in' | 'post-out', index: number }
+
+const batchArb: fc.Arbitrary<BatchSpec> = fc.integer({ min: 1, max: 9 }).chain((n) => fc.record({
+  calls: fc.array(fc.record({
+    safe: fc.boolean(),
+    ticks: fc.nat(4),
+    fails: fc.integer({ min: 0, max: 9 }).map((x) => x < 2),
+    deps: fc.uniqueArray(fc.nat(n - 1), { maxLength: 3 }),
+    refs: fc.boolean(),
+  }), { minLength: n, maxLength: n }),
+  cap: fc.integer({ min: 1, max: 4 }),
+  abortAt: fc.option(fc.nat(4 * n), { nil: null }),
+}))
+
+const argsOf = (spec: CallSpec) => {
+  const base = { ticks: spec.ticks, fails: spec.fails, safe: spec.safe }
+  if (spec.deps.length === 0) return base
+  if (!spec.refs) return { ...base, $depends_on: spec.deps.map((d) => `c${d}`) }
+  return { ...base, ref: spec.deps.map((d) => `\${c${d}.result.id}`).join(' ') }
+}
+
+async function runBatch(spec: BatchSpec) {
+  const ctx = await kernelContext()
+  const trace: Mark[] = []
+  const controller = new AbortController()
+  const mark = (kind: Mark['kind'], index: number) => {
+    trace.push({ kind, index })
+    if (trace.length === spec.abortAt) controller.abort()
+  }
+  const indexOf = (exec: ToolExec) => Number(exec.id.slice(1))
+  ctx.plugin({
+    name: 'props', inject: ['tools'],
+    apply(c: Context) {
+      c.tools.register(defineTool({
+        name: 'work', description: 'test work', parameters: { type: 'object' },
+        isConcurrencySafe: (args) => args.safe === true,
+        async execute(args: { ticks: number, fails: boolean, safe?: boolean }, exec) {
+          mark('start', indexOf(exec))
+          try {
+            for (let i = 0; i < args.ticks; i++) {
+              await settle()
+              exec.signal.throwIfAborted()
+            }
+            if (args.fails) throw new Error('boom')
+            return { id: exec.id }
+          } finally {
+            mark('end', indexOf(exec))
+          }
+        },
+      }))
+      c.on('tools/pre-execute', async (exec: ToolExec, next) => {
+        mark('pre-in', indexOf(exec))
+        await settle()
+        return next()
+      })
+      c.on('tools/post-execute', async (exec: ToolExec, _result, next) => {
+        mark('post-in', indexOf(exec))
+        await settle()
+        mark('post-out', indexOf(exec))
+        return next()
+      })
+      c.on('agent/call-end', (event) => mark('final', event.index))
+    },
+  })
+  await ctx.start()
+  const session = memorySession()
+  const calls = spec.calls.map((c, i) => toolCall(`c${i}`, 'work', argsOf(c)))
+  const agent = createAgent(ctx, { provider: scripted([callMessage(calls)]), session, maxParallelToolCalls: spec.cap })
+  const outcome = await agent.run('go', { signal: controller.signal })
+  return { outcome, trace, entries: await session.load() }
+}
+
+const position = (trace: Mark[], kind: Mark['kind'], index: number) => trace.findIndex((m) => m.kind === kind && m.index === index)
+
+function check(spec: BatchSpec, { outcome, trace, entries }: Awaited<ReturnType<typeof runBatch>>) {
+  const n = spec.calls.length
+  expect(['completed', 'aborted']).toContain(outcome.kind)
+  expect(validateTranscript(outcome.messages)).toEqual([])
+  const results = entries.filter((e): e is Extract<SessionEntry, { type: 'tool/result' }> => e.type === 'tool/result')
+  expect(results.map((e) => e.index)).toEqual([...Array(n).keys()])
+  expect(entries.filter((e) => e.type === 'tool/call').map((e) => e.type === 'tool/call' && e.index).sort((a, b) => +a - +b))
+    .toEqual([...Array(n).keys()])
+  const dependedOn = new Set(spec.calls.flatMap((c) => c.deps))
+  let running = 0
+  let inPost = 0
+  let lastPre = -1
+  trace.forEach((m, at) => {
+    if (m.kind === 'pre-in') lastPre = m.index
+    if (m.kind === 'start') {
+      expect(lastPre, `another call entered pre-execute between c${m.index}'s pre-execute and its body`).toBe(m.index)
+      running++
+      expect(running).toBeLessThanOrEqual(spec.cap)
+      const { safe, deps } = spec.calls[m.index]
+      for (const d of deps) expect(position(trace, 'final', d), `c${m.index} started before dep c${d} was final`).toBeLessThan(at)
+      for (let j = 0; j < m.index; j++) {
+        if (safe && spec.calls[j].safe) continue
+        expect(position(trace, 'final', j), `c${m.index} started before its barrier c${j} was final`).toBeLessThan(at)
+      }
+    }
+    if (m.kind === 'end') running--
+    if (m.kind === 'post-in') {
+      expect(inPost++).toBe(0)
+      if (!dependedOn.has(m.index)) {
+        for (let j = 0; j < m.index; j++) expect(position(trace, 'final', j), `post of c${m.index} before c${j} was final`).toBeLessThan(at)
+      }
+    }
+    if (m.kind === 'post-out') inPost--
+  })
+  const code = (i: number) => results[i].code
+  for (let i = 0; i < n; i++) {
+    const ran = position(trace, 'start', i) >= 0
+    const deps = spec.calls[i].deps
+    if (ran) for (const d of deps) expect(code(d)).toBeUndefined()
+    if (code(i) === 'DEPENDENCY_FAILED') expect(deps.some((d) => code(d) !== undefined)).toBe(true)
+    if (spec.abortAt === null && code(i) === undefined) expect(ran).toBe(true)
+    if (spec.abortAt === null && !ran) expect(['INVALID_PLAN', 'DEPENDENCY_FAILED']).toContain(code(i))
+  }
+}
+
+describe('scheduler properties', () => {
+  it('for random batches: one result per call, model-order commits, deps, barriers, the cap and stage order hold', async () => {
+    await fc.assert(fc.asyncProperty(batchArb, async (spec) => check(spec, await runBatch(spec))), { numRuns: 200 })
+  }, 120_000)
+})

@@ -1,0 +1,76 @@
+/**
+ * The harness's agent, built on first use from `@rein/agent`'s `createAgent` with the
+ * provider and the `agent` section. Building it lazily keeps commands that never run a
+ * model (`rein check`, `rein chains`) working without a provider; a missing provider or a
+ * missing `createAgent` is a `ConfigError` thrown when `.agent` is first read. A session the
+ * loader opened from the file's `session` path is closed with the harness.
+ */
+import type { Context } from 'cordis'
+import type { Provider } from '@rein/kernel'
+import type { Agent, AgentOptions, SessionStore } from '@rein/agent'
+import type { AgentSettings } from './config.js'
+import { ConfigError, LoaderCodes } from './errors.js'
+
+type AgentModule = {
+  createAgent?: (ctx: Context, options: AgentOptions) => Agent
+  jsonlSession?: (path: string) => SessionStore
+}
+
+/** Imports `@rein/agent`, or keeps the import's failure to report when the agent is needed. */
+export async function importAgentModule(): Promise<AgentModule | Error> {
+  try {
+    return await import('@rein/agent') as AgentModule
+  } catch (error) {
+    return error instanceof Error ? error : new Error(String(error))
+  }
+}
+
+/** What the lazy agent needs to know. */
+export interface AgentPlan {
+  ctx: Context
+  file: string
+  settings: AgentSettings
+  provider: Provider | undefined
+  /** A session store passed in code (the caller owns it), else the `session` path of the file. */
+  session: SessionStore | undefined
+  sessionPath: string | undefined
+  module: AgentModule | Error
+}
+
+/** The agent, built once on first `get()`; `dispose()` removes it and closes a session the loader opened. */
+export interface LazyAgent {
+  get(): Agent
+  dispose(): Promise<void>
+}
+
+/** Prepares the agent without building it. */
+export function lazyAgent(plan: AgentPlan): LazyAgent {
+  let agent: Agent | undefined
+  let opened: SessionStore | undefined
+  return {
+    get: () => agent ??= createAgentNow(plan, (store) => { opened = store }),
+    async dispose() {
+      agent?.dispose()
+      await opened?.close?.()
+    },
+  }
+}
+
+function createAgentNow(plan: AgentPlan, onOpen: (store: SessionStore) => void): Agent {
+  const { ctx, file, settings, provider, sessionPath, module } = plan
+  const unavailable = (detail: string) => new ConfigError(LoaderCodes.AGENT_UNAVAILABLE, { file }, detail)
+  if (!provider) throw unavailable('no provider: add a "provider: { use, config }" section, or pass { provider } to loadHarness')
+  if (module instanceof Error) throw unavailable(`cannot import @rein/agent: ${module.message}`)
+  if (typeof module.createAgent !== 'function') {
+    throw unavailable('@rein/agent does not export createAgent(ctx, options); build the workspace (npx tsc -b) or update @rein/agent')
+  }
+  let session = plan.session
+  if (!session && sessionPath !== undefined) {
+    if (typeof module.jsonlSession !== 'function') {
+      throw unavailable(`"session: ${sessionPath}" needs jsonlSession(path) from @rein/agent, which it does not export`)
+    }
+    session = module.jsonlSession(sessionPath)
+    onOpen(session)
+  }
+  return module.createAgent(ctx, { ...settings, provider, ...(session ? { session } : {}) })
+}
