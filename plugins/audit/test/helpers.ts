@@ -2,7 +2,7 @@
 import { mkdtemp, readFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { Context, Logger } from 'cordis'
+import { Context } from 'cordis'
 import * as kernel from '@rein/kernel'
 import { defineTool, type ToolExecutionResult } from '@rein/kernel'
 
@@ -50,20 +50,3 @@ export function gate<T = void>() {
   return { promise, open }
 }
 
-/** Collects the warnings logged under `name` by plugins of `ctx` (until `stop()`). */
-export function captureWarnings(ctx: Context, name: string) {
-  const warnings: string[] = []
-  const target: Logger.Target = {
-    colors: 0,
-    record(record) {
-      const owner = (record.meta as { ctx?: Context } | undefined)?.ctx
-      if (record.type === 'warn' && record.name === name && owner?.root === ctx.root) warnings.push(record.content)
-    },
-  }
-  Logger.targets.push(target)
-  const stop = () => {
-    const index = Logger.targets.indexOf(target)
-    if (index >= 0) Logger.targets.splice(index, 1)
-  }
-  return { warnings, stop }
-}

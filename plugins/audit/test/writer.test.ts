@@ -2,7 +2,8 @@ import { mkdir, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import * as audit from '../src/index.js'
-import { captureWarnings, kernelContext, readLines, registerTools, tempDir } from './helpers.js'
+import { captureWarnings } from '@rein/testing'
+import { kernelContext, readLines, registerTools, tempDir } from './helpers.js'
 
 const stops: (() => void)[] = []
 afterEach(() => {
@@ -16,7 +17,7 @@ describe('the audit file', () => {
     await writeFile(join(dir, 'blocker'), 'a file, not a directory')
     const ctx = await kernelContext()
     registerTools(ctx)
-    const log = captureWarnings(ctx, 'audit')
+    const log = captureWarnings('audit', ctx)
     stops.push(log.stop)
     ctx.plugin(audit, { file: join(dir, 'blocker', 'audit.jsonl') })
     await ctx.start()

@@ -3,7 +3,8 @@ import { TOOL_DENIED, type ToolExec } from '@rein/kernel'
 import { afterEach, describe, expect, it } from 'vitest'
 import * as guard from '../src/index.js'
 import { createPermissionGuard, type ApprovalAnswer, type ApprovalRequest, type PermissionGuardInput } from '../src/index.js'
-import { captureWarnings, harness, messageOf, outcome } from './helpers.js'
+import { captureWarnings } from '@rein/testing'
+import { harness, messageOf, outcome } from './helpers.js'
 
 /** An asker the test answers by hand; it also records how many asks were open at once. */
 function scriptedAsker() {
@@ -126,7 +127,7 @@ describe('approval service', () => {
 
   it('denies every ask when no asker is configured, warning once', async () => {
     const { ctx, call, ran } = await withAsker({ default: 'ask' })
-    const log = captureWarnings(ctx, 'permission-guard')
+    const log = captureWarnings('permission-guard', ctx)
     stops.push(log.stop)
     expect(messageOf(await call('bash'))).toBe('"bash" was denied at approval (no rule matches tool "bash" and the default is ask)')
     expect(outcome(await call('rm'))).toBe(TOOL_DENIED)

@@ -1,5 +1,5 @@
 /** A real kernel with a few tools whose bodies record that they ran. */
-import { Context, Logger } from 'cordis'
+import { Context } from 'cordis'
 import * as kernel from '@rein/kernel'
 import { defineTool, type ToolExecutionResult } from '@rein/kernel'
 
@@ -50,19 +50,3 @@ export function gate<T = void>() {
   return { promise, open }
 }
 
-/** Collects the warnings logged under `name` by plugins of `ctx` (until `stop()`). */
-export function captureWarnings(ctx: Context, name: string) {
-  const warnings: string[] = []
-  const target: Logger.Target = {
-    colors: 0,
-    record(record) {
-      if (record.type === 'warn' && record.name === name && (record.meta as { ctx?: Context } | undefined)?.ctx?.root === ctx.root) warnings.push(record.content)
-    },
-  }
-  Logger.targets.push(target)
-  const stop = () => {
-    const index = Logger.targets.indexOf(target)
-    if (index >= 0) Logger.targets.splice(index, 1)
-  }
-  return { warnings, stop }
-}

@@ -1,19 +1,10 @@
 // Shared test setup: a real kernel with the spill plugin, a tool that returns whatever text
 // the test hands it, and a way to collect the plugin's warnings.
-import { Context, Logger } from 'cordis'
+import { Context } from 'cordis'
 import * as kernel from '@rein/kernel'
 import { defineTool, type ToolExecutionResult } from '@rein/kernel'
 import * as spill from '../src/index.js'
 
-/** Collects every `warn` logged under the name `spill` until `stop()`. */
-export function captureWarnings() {
-  const warnings: string[] = []
-  const target = { record: (r: { name: string, type: string, content: string }) => {
-    if (r.name === 'spill' && r.type === 'warn') warnings.push(r.content)
-  } }
-  Logger.targets.push(target as any)
-  return { warnings, stop: () => Logger.targets.splice(Logger.targets.indexOf(target as any), 1) }
-}
 
 /**
  * A started context with the kernel, the tools `emit` and `other` (they return the text the

@@ -7,7 +7,8 @@ import { describe, expect, it, vi } from 'vitest'
 import type { LocalSpillStore } from '../src/local-store.js'
 import type { SpillStore } from '../src/store.js'
 import type { MemorySpillStore } from '../src/memory-store.js'
-import { captureWarnings, firstText, harness } from './helpers.js'
+import { captureWarnings } from '@rein/testing'
+import { firstText, harness } from './helpers.js'
 
 describe('spill plugin', () => {
   it('leaves a result within the cap untouched', async () => {
@@ -90,7 +91,7 @@ describe('spill plugin', () => {
   })
 
   it('leaves the result inline and warns once when the cap cannot hold the notice', async () => {
-    const log = captureWarnings()
+    const log = captureWarnings('spill')
     try {
       const { ctx, outputs, call } = await harness({ store: 'memory', maxInlineBytes: 120 })
       outputs.set('default', 'w'.repeat(500))
@@ -107,7 +108,7 @@ describe('spill plugin', () => {
   })
 
   it('keeps the original result and warns once when the store fails to save', async () => {
-    const log = captureWarnings()
+    const log = captureWarnings('spill')
     try {
       const failing: SpillStore = { save: () => Promise.reject(new Error('disk full')), read: () => Promise.reject(new Error('unused')) }
       const { outputs, call } = await harness({ store: 'external' }, (c) => { c.set('spillStore', failing) })
@@ -125,7 +126,7 @@ describe('spill plugin', () => {
   })
 
   it('treats a store that answers save with the wrong shape as failing', async () => {
-    const log = captureWarnings()
+    const log = captureWarnings('spill')
     try {
       const odd = { save: async () => ({ where: 'somewhere' }), read: async () => '' } as unknown as SpillStore
       const { outputs, call } = await harness({ store: 'external' }, (c) => { c.set('spillStore', odd) })
@@ -140,7 +141,7 @@ describe('spill plugin', () => {
   })
 
   it('keeps the result inline when the local directory cannot be made', async () => {
-    const log = captureWarnings()
+    const log = captureWarnings('spill')
     try {
       const root = await mkdtemp(join(tmpdir(), 'rein-spill-block-'))
       await writeFile(join(root, 'file'), '')
@@ -155,7 +156,7 @@ describe('spill plugin', () => {
   })
 
   it('warns when store is external and no plugin provides one', async () => {
-    const log = captureWarnings()
+    const log = captureWarnings('spill')
     try {
       const { outputs, call } = await harness({ store: 'external' })
       outputs.set('default', 'v'.repeat(60_000))
