@@ -1,10 +1,9 @@
 /**
- * The `tools/execute` handler. For a tool marked `idempotent`: a fresh stored success is
- * returned without running anything (`exec.meta.cacheHit`); an identical call already in
- * flight is joined, not run again (`exec.meta.cacheShared` too); otherwise the inner layers run
- * once and a success is stored. Failures are never stored. A joined call whose leader was
- * aborted does not inherit that abort: when the leader's caller aborted and its result is a
- * failure, the waiter runs the call itself. A waiter's own abort returns `ABORTED` at once.
+ * The `tools/execute` handler. For an `idempotent` tool: a fresh stored success is returned
+ * (`cacheHit`), an identical run in flight is joined (`cacheShared`), else the body runs once and
+ * a success is stored. Failures are never stored; a leader's abort is never passed to a joiner.
+ * Any other call (unless `pure`, or `invalidateOn: 'never'`) is a possible write: as it starts it
+ * empties the store and the joinable runs, and no run that overlapped it is stored.
  */
 import {
   ABORTED, Messages, deepFreeze, failure,
@@ -13,6 +12,7 @@ import {
 import type { Config } from './config.js'
 import { cacheKey } from './key.js'
 import { TtlLru } from './store.js'
+import { Writes } from './writes.js'
 
 /** The clock of the TTL; injectable so that tests need no timers. */
 export interface CacheDeps {
@@ -33,9 +33,14 @@ const ABORTED_WHILE_WAITING = Symbol('aborted while waiting')
 export function cacheHandler(config: Config, deps: CacheDeps, definitionOf: (name: string) => ToolDefinition | undefined): ExecuteHandler {
   const store = new TtlLru<ToolExecutionResult>(config.maxEntries, config.ttlMs, deps.now)
   const flights = new Map<string, Flight>()
+  // A write makes every stored result and every run already under way possibly stale.
+  const writes = new Writes(() => { store.clear(); flights.clear() })
+  const pure = new Set(config.pure)
 
   return async (exec, next) => {
-    if (definitionOf(exec.name)?.idempotent !== true) return next()
+    if (definitionOf(exec.name)?.idempotent !== true) {
+      return config.invalidateOn === 'write' && !pure.has(exec.name) ? writes.around(next) : next()
+    }
     const key = cacheKey(exec.name, exec.arguments)
     for (;;) {
       const stored = store.get(key)
@@ -54,6 +59,7 @@ export function cacheHandler(config: Config, deps: CacheDeps, definitionOf: (nam
       }
       // The leader's own abort failed it: look again (another waiter may lead by now), or lead.
     }
+    const mark = writes.mark()
     const flight: Flight = {
       signal: exec.signal,
       // Removed from the map before anyone sees its result, so a settled flight is never joined.
@@ -61,7 +67,7 @@ export function cacheHandler(config: Config, deps: CacheDeps, definitionOf: (nam
     }
     flights.set(key, flight)
     const result = await flight.result
-    if (!result.isError) store.set(key, storable(result))
+    if (!result.isError && writes.quietSince(mark)) store.set(key, storable(result))
     return result
   }
 }

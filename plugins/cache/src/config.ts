@@ -5,11 +5,18 @@
  */
 import { Schema } from 'cordis'
 
+/** When stored results are dropped: on every call that may write, or only by TTL and LRU. */
+export type InvalidateOn = 'write' | 'never'
+
 export interface Config {
   /** How long (ms) a stored success is served, counted from when it was stored. */
   ttlMs: number
   /** At most this many results are kept; the least recently used goes first. */
   maxEntries: number
+  /** `'write'`: a call of a tool not marked idempotent clears the cache; `'never'`: only TTL and LRU. */
+  invalidateOn: InvalidateOn
+  /** Tools not marked idempotent that change nothing either: their calls clear nothing. */
+  pure: string[]
 }
 
 /** What a user may write: every key is optional, the schema fills in the defaults. */
@@ -21,4 +28,8 @@ export const Config: Schema<ConfigInput | undefined, Config> = Schema.object({
     .description('How long (ms) a stored success is served, from when it was stored.'),
   maxEntries: Schema.natural().default(1000)
     .description('At most this many results are kept; the least recently used is evicted first.'),
+  invalidateOn: Schema.union([Schema.const('write' as const), Schema.const('never' as const)]).default('write')
+    .description("'write': every call of a tool not marked idempotent clears the cache; 'never': only TTL and LRU drop entries."),
+  pure: Schema.array(String).default([])
+    .description('Names of tools not marked idempotent that change nothing: their calls do not clear the cache.'),
 })

@@ -2,17 +2,19 @@
  * `@rein/plugin-cache`: reuses successes of `idempotent` tools on `tools/execute`, keyed by
  * tool name + canonical JSON of the arguments, with a TTL and an LRU bound. Guarantees: a
  * tool not marked idempotent is never cached; a failure is never stored; identical calls in
- * flight together run the body once; one caller's abort never becomes another caller's result.
+ * flight together run the body once; one caller's abort never becomes another caller's result;
+ * with `invalidateOn: 'write'`, no result is served or stored across a call that may write.
  */
 import type { Context } from 'cordis'
 import { Config } from './config.js'
 import { cacheHandler, type CacheDeps } from './cache.js'
 
 export { Config }
-export type { ConfigInput } from './config.js'
+export type { ConfigInput, InvalidateOn } from './config.js'
 export { cacheHandler, type CacheDeps } from './cache.js'
 export { cacheKey, canonicalJson } from './key.js'
 export { TtlLru } from './store.js'
+export { Writes } from './writes.js'
 
 /** The cordis plugin name. */
 export const name = 'cache'

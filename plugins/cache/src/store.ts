@@ -35,6 +35,11 @@ export class TtlLru<V> {
     }
   }
 
+  /** Drops every entry (a write may have made any of them stale). */
+  clear(): void {
+    this.entries.clear()
+  }
+
   /** How many entries are held, fresh or not yet noticed to be stale. */
   get size(): number {
     return this.entries.size

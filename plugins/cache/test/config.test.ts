@@ -14,7 +14,7 @@ async function load(config: unknown) {
 
 describe('the config', () => {
   it('has the contract defaults', () => {
-    expect(cache.Config({})).toEqual({ ttlMs: 300_000, maxEntries: 1000 })
+    expect(cache.Config({})).toEqual({ ttlMs: 300_000, maxEntries: 1000, invalidateOn: 'write', pure: [] })
   })
 
   it('loads and hooks tools/execute with a valid config', async () => {
@@ -27,6 +27,8 @@ describe('the config', () => {
     [{ ttlMs: -1 }, '$.ttlMs expected number >= 0 but got -1'],
     [{ maxEntries: 'many' }, '$.maxEntries expected number but got many'],
     [{ maxEntries: 2.5 }, '$.maxEntries expected number multiple of 1 but got 2.5'],
+    [{ invalidateOn: 'sometimes' }, '$.invalidateOn expected "write" | "never" but got "sometimes"'],
+    [{ pure: 'clock' }, '$.pure expected array but got clock'],
   ])('rejects %j at load with a message naming the key', async (config, message) => {
     const { ctx, fork } = await load(config)
     expect(fork.error?.message).toBe(message)

@@ -38,14 +38,14 @@ export interface Run {
 }
 
 /**
- * An idempotent tool whose runs wait for the test: `runs` lists them as they start, `started(n)`
- * resolves when n runs have started. A run also rejects when its signal aborts.
+ * A tool (idempotent unless told) whose runs wait for the test: `runs` lists them as they start,
+ * `started(n)` resolves when n runs have started. A run also rejects when its signal aborts.
  */
-export function held() {
+export function held(name = 'held', idempotent = true) {
   const runs: Run[] = []
   const waiters: Array<[number, () => void]> = []
   const definition = defineTool({
-    name: 'held', description: 'waits for the test', parameters: { type: 'object' }, idempotent: true,
+    name, description: 'waits for the test', parameters: { type: 'object' }, idempotent,
     execute: (_args: unknown, exec: ToolExec) => new Promise<string>((resolve, reject) => {
       const signal = exec.signal
       signal.addEventListener('abort', () => reject(signal.reason), { once: true })

@@ -44,4 +44,12 @@ describe('TtlLru', () => {
       expect([store.get('a'), store.size]).toEqual([undefined, 0])
     }
   })
+
+  it('drops every entry on clear', () => {
+    const { store } = make(10, 1000)
+    store.set('a', '1')
+    store.set('b', '2')
+    store.clear()
+    expect([store.get('a'), store.get('b'), store.size]).toEqual([undefined, undefined, 0])
+  })
 })

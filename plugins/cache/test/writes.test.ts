@@ -1,0 +1,38 @@
+import { describe, expect, it } from 'vitest'
+import { Writes } from '../src/writes.js'
+
+/** A write whose end the test decides. */
+function gate() {
+  let open = () => {}
+  const closed = new Promise<void>((resolve) => { open = resolve })
+  return { closed, open }
+}
+
+describe('Writes', () => {
+  it('calls onStart before the body and reports quiet only when no write touched the span', async () => {
+    const log: string[] = []
+    const writes = new Writes(() => log.push('start'))
+    const before = writes.mark()
+    expect(writes.quietSince(before)).toBe(true)
+    await writes.around(async () => { log.push('body') })
+    expect([log, writes.quietSince(before), writes.quietSince(writes.mark())]).toEqual([['start', 'body'], false, true])
+  })
+
+  it('is not quiet while a write runs, nor after a write that was running at the mark ends', async () => {
+    const writes = new Writes(() => {})
+    const g = gate()
+    const running = writes.around(() => g.closed)
+    const during = writes.mark()
+    expect(writes.quietSince(during)).toBe(false)
+    g.open()
+    await running
+    expect(writes.quietSince(during)).toBe(false)
+  })
+
+  it('counts a write whose body rejects, and passes the rejection on', async () => {
+    const writes = new Writes(() => {})
+    const before = writes.mark()
+    await expect(writes.around(() => Promise.reject(new Error('disk full')))).rejects.toThrow('disk full')
+    expect([writes.quietSince(before), writes.quietSince(writes.mark())]).toEqual([false, true])
+  })
+})
