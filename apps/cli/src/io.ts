@@ -1,7 +1,8 @@
 /**
  * What a command may touch of the outside world, passed in so that tests run commands in
  * process: two output streams, the working directory, the environment, whether stdout is a
- * terminal, and (optionally) how Ctrl-C and a hard exit reach it. Nothing else is global.
+ * terminal, and (optionally) how a question is answered, how Ctrl-C and a hard exit reach
+ * it. Nothing else is global.
  */
 
 /** Somewhere text goes. `columns` is the terminal width when known. */
@@ -23,6 +24,12 @@ export interface Io {
   onInterrupt?(handler: () => void): () => void
   /** Ends the process at once (a second Ctrl-C). Default: `process.exit`. */
   exit?(code: number): void
+  /**
+   * Writes `question` and resolves with the next line typed (without its newline), or
+   * `undefined` at the end of input or once `signal` aborts. Without it nobody can answer:
+   * questions (approvals) are answered "no". `processIo()` sets it when stdin is a terminal.
+   */
+  prompt?(question: string, signal: AbortSignal): Promise<string | undefined>
 }
 
 /** The Io of the real process. */
@@ -33,7 +40,13 @@ export function processIo(): Io {
     cwd: process.cwd(),
     env: process.env,
     isTTY: process.stdout.isTTY === true,
+    ...(process.stdin.isTTY ? { prompt: stdinPrompt(process.stdout) } : {}),
   }
+}
+
+/** Reads one line of process.stdin per question (the module loads only when first asked). */
+function stdinPrompt(out: Output): NonNullable<Io['prompt']> {
+  return async (question, signal) => (await import('./stdin-line.js')).readStdinLine(question, signal, out)
 }
 
 /** Writes one line. */

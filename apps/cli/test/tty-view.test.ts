@@ -53,4 +53,27 @@ describe('TtyView', () => {
     expect(chunks.at(-1)).toMatch(/running .*\n\x1b\[2Kinterrupted: waiting\n$/)
     view.close()
   })
+
+  it('lends the screen while paused: rows erased, nothing drawn until resume, then drawn again', () => {
+    const { chunks, out } = screen(80)
+    const view = new TtyView(out, createStyle(false))
+    const a = call(0, 'a')
+    view.started(a)
+    view.started(call(1, 'b'))
+    view.pause()
+    expect(chunks.at(-2)).toBe(`${ESC}2F${ESC}J`)
+    expect(chunks.at(-1)).toBe(`${ESC}?25h`)
+    const paused = chunks.length
+    a.result = ok
+    a.durationMs = 3
+    view.ended(a)
+    view.started(call(2, 'c'))
+    view.status('interrupted')
+    expect(chunks.length).toBe(paused)
+    view.resume()
+    const drawn = chunks.slice(paused).join('')
+    expect(drawn.startsWith(`${ESC}?25l${ESC}2K`)).toBe(true)
+    expect(drawn).toMatch(/✓ a .* ok 3ms[^]*running[^]*running[^]*interrupted\n$/)
+    view.close()
+  })
 })

@@ -3,8 +3,11 @@
  * progress and prints the final answer. The session is the file's `session` path (or
  * `--session`), recorded with the timing `rein trace` draws; without either it is kept in
  * memory. Ctrl-C aborts cleanly (exit 130, the session stays valid); a second one exits now.
+ * Calls that need approval are asked about at the terminal, or answered by `--approve`.
  */
 import { relative, resolve } from 'node:path'
+import { APPROVE_MODES, type ApproveMode } from '../approval/contract.js'
+import { approvalPrompt, provideApprovalPrompt } from '../approval/provide.js'
 import { stringOption, UsageError, type Command } from '../command.js'
 import { println } from '../io.js'
 import { runLive } from '../live-run.js'
@@ -18,7 +21,7 @@ import { recordingSession } from '../session/recorder.js'
 export const run: Command = {
   name: 'run',
   summary: 'run the harness of rein.yaml on a task, with live progress',
-  usage: 'rein run [-c rein.yaml] [--session <path>] [--summary] "task"',
+  usage: 'rein run [-c rein.yaml] [--session <path>] [--summary] [--approve ask|deny|allow] "task"',
   help: `
 Loads the harness (provider, plugins, tools, agent settings) from the config file and runs
 its agent on the task. Each batch of tool calls is shown live (redrawn on a terminal, one
@@ -26,20 +29,31 @@ line per event otherwise); the final answer is printed at the end. Ctrl-C aborts
 cleanly: no new call starts, running calls finish and are recorded, the session stays valid
 (exit 130). A second Ctrl-C exits at once; the next run repairs the session.
 
+A call that needs approval (an "ask" rule of @rein/plugin-permission-guard) is shown with
+its reason and arguments, and you answer y (allow once), s (allow this tool and rule for
+the rest of the run) or n (deny). Without a terminal to ask at, it is denied and a line
+says so; end of input or Ctrl-C while asked also deny.
+
 Options:
   -c, --config <file>  the harness file (default ./rein.yaml)
   --session <path>     append the conversation to this JSONL session (default: the file's
                        "session" key; without either, the session is kept in memory)
-  --summary            print call counts and timing after the answer`,
+  --summary            print call counts and timing after the answer
+  --approve <mode>     how calls that need approval are answered: ask (default; at the
+                       terminal, denied without one), deny (every one, without asking) or
+                       allow (every one, once each, without asking; for trusted scripts
+                       and CI, and a warning line says so)`,
   options: {
     config: { type: 'string', short: 'c' },
     session: { type: 'string' },
     summary: { type: 'boolean' },
+    approve: { type: 'string' },
   },
   positionals: { min: 1, max: Infinity },
   async run(args, io) {
     const task = args.positionals.join(' ').trim()
     if (task === '') throw new UsageError(`rein run: the task is empty; usage: ${run.usage}`)
+    const approve = approveMode(stringOption(args, 'approve', 'ask'))
     const [{ jsonlSession, memorySession }, { loadHarness }] = await Promise.all([import('@rein/agent'), import('@rein/loader')])
     const configPath = resolve(io.cwd, stringOption(args, 'config', 'rein.yaml'))
     const session = deferredSession()
@@ -50,7 +64,9 @@ Options:
     session.bind(recorder)
     const view = createView(io)
     const stats = new RunStats()
+    let removeApproval = () => {}
     try {
+      removeApproval = provideApprovalPrompt(harness.ctx, approvalPrompt(approve, io, view))
       const { exitCode } = await runLive({ harness, input: task, io, view, stats })
       view.close()
       if (args.values.summary) {
@@ -60,8 +76,15 @@ Options:
       return exitCode
     } finally {
       view.close()
+      removeApproval()
       await harness.dispose()
       await recorder.close()
     }
   },
+}
+
+function approveMode(value: string): ApproveMode {
+  const mode = APPROVE_MODES.find((m) => m === value)
+  if (!mode) throw new UsageError(`rein run: --approve must be one of ${APPROVE_MODES.join(', ')}, not "${value}"`)
+  return mode
 }

@@ -46,5 +46,9 @@ export class PlainView implements ProgressView {
     println(this.out, text)
   }
 
+  /** Nothing is redrawn, so there is nothing to stop. */
+  pause(): void {}
+  resume(): void {}
+
   close(): void {}
 }

@@ -26,6 +26,8 @@ export class TtyView implements ProgressView {
   /** A status line kept under the rows in flight. */
   private footer: string | undefined
   private closed = false
+  /** Lent out by `pause`: nothing is drawn until `resume`. */
+  private paused = false
   /** Text streamed since the last newline of the view's own output. */
   private streamed = ''
 
@@ -47,8 +49,7 @@ export class TtyView implements ProgressView {
     this.endStream()
     this.rows.push(call)
     this.redraw()
-    this.timer ??= setInterval(() => { this.frame++; this.redraw() }, TICK_MS)
-    this.timer.unref?.()
+    if (!this.paused) this.tick()
   }
 
   ended(_call: LiveCall): void {
@@ -87,8 +88,28 @@ export class TtyView implements ProgressView {
     this.line(text)
   }
 
+  pause(): void {
+    if (this.paused || this.closed) return
+    this.paused = true
+    if (this.timer) clearInterval(this.timer)
+    this.timer = undefined
+    this.endStream()
+    if (this.drawn > 0) this.out.write(`${ESC}${this.drawn}F${ESC}J`)
+    this.drawn = 0
+    this.out.write(`${ESC}?25h`)
+  }
+
+  resume(): void {
+    if (!this.paused || this.closed) return
+    this.paused = false
+    this.out.write(`${ESC}?25l`)
+    this.redraw()
+    if (this.rows.length > 0) this.tick()
+  }
+
   close(): void {
     if (this.closed) return
+    this.paused = false
     this.closed = true
     this.settle()
     this.endStream()
@@ -104,6 +125,12 @@ export class TtyView implements ProgressView {
     this.footer = undefined
   }
 
+  /** Starts the spinner, unless it runs already. */
+  private tick(): void {
+    this.timer ??= setInterval(() => { this.frame++; this.redraw() }, TICK_MS)
+    this.timer.unref?.()
+  }
+
   private endStream(): void {
     if (this.streamed && !this.streamed.endsWith('\n')) this.out.write('\n')
     this.streamed = ''
@@ -115,7 +142,7 @@ export class TtyView implements ProgressView {
   }
 
   private redraw(): void {
-    if (this.rows.length === 0) return
+    if (this.rows.length === 0 || this.paused) return
     const width = Math.max(40, (this.out.columns ?? 100) - 1)
     const now = performance.now()
     let text = this.drawn > 0 ? `${ESC}${this.drawn}F` : ''

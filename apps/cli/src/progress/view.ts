@@ -45,6 +45,12 @@ export interface ProgressView {
   status(text: string): void
   /** The run's final answer. */
   answer(text: string): void
+  /**
+   * Lends the screen to someone else (a question): stops redrawing and erases the rows in
+   * flight. Calls still arrive and are kept; `resume` draws the rows again below what was written.
+   */
+  pause(): void
+  resume(): void
   close(): void
 }
 
