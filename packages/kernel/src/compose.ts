@@ -29,11 +29,13 @@ export class PipelineError extends Error {
  */
 export type Reentry = 'once' | 'sequential'
 
-export interface ComposeOptions<R> {
+export interface ComposeOptions<A extends unknown[], R> {
   stage: Stage
   reentry: Reentry
   /** Says what is wrong with a handler's return value, or undefined when it is acceptable. */
   check: (value: R) => string | undefined
+  /** The arguments each `next()` call hands inward (default: the same ones). */
+  fork?: (args: A) => A
 }
 
 type Handler<A extends unknown[], R> = (...args: [...A, () => Promise<R>]) => Promise<R>
@@ -42,12 +44,12 @@ type Handler<A extends unknown[], R> = (...args: [...A, () => Promise<R>]) => Pr
 export function compose<A extends unknown[], R>(
   entries: readonly ChainEntry<Handler<A, R>>[],
   inner: (...args: A) => Promise<R>,
-  options: ComposeOptions<R>,
+  options: ComposeOptions<A, R>,
 ): (...args: A) => Promise<R> {
   if (entries.length === 0) return inner
-  const { stage, reentry, check } = options
-  return (...args: A) => {
-    const dispatch = async (i: number): Promise<R> => {
+  const { stage, reentry, check, fork } = options
+  return (...initial: A) => {
+    const dispatch = async (i: number, args: A): Promise<R> => {
       if (i === entries.length) return inner(...args)
       const entry = entries[i]
       let calls = 0
@@ -60,7 +62,7 @@ export function compose<A extends unknown[], R>(
         calls++
         pending = true
         try {
-          return await dispatch(i + 1)
+          return await dispatch(i + 1, fork ? fork(args) : args)
         } finally {
           pending = false
         }
@@ -79,6 +81,6 @@ export function compose<A extends unknown[], R>(
       }
       return value
     }
-    return dispatch(0)
+    return dispatch(0, initial)
   }
 }

@@ -24,7 +24,9 @@ export type PreExecuteHandler = (exec: ToolExec, next: () => Promise<PreToolDeci
  * Runs before: `tools/post-execute`.
  * May: call `next()` zero or more times (retry) and return any result (cache); replace
  * `exec.signal` / `exec.progress` for the layers inside it, restoring them in `finally`.
- * This is the only stage that runs in parallel across calls.
+ * Each `next()` hands the inner layers their own copy of `exec`, taken when it is called
+ * (so swap before calling `next()`; `exec.meta` stays one object for the call): a body given
+ * up on never sees a later attempt's signal. The only stage that runs in parallel across calls.
  */
 export type ExecuteHandler = (exec: ToolExec, next: () => Promise<ToolExecutionResult>) => Promise<ToolExecutionResult>
 

@@ -179,7 +179,14 @@ export class Pipeline {
 
   private executeChain() {
     return this.deps.chains.derive('tools/execute', (entries) =>
-      compose(entries, (exec: Exec) => runBody(exec[TOOL]!, exec), { stage: 'tools/execute', reentry: 'sequential', check: resultProblem }))
+      compose(entries, (exec: Exec) => runBody(exec[TOOL]!, exec), {
+        stage: 'tools/execute', reentry: 'sequential', check: resultProblem,
+        // Each next() hands inward a copy of exec taken at that moment: what a wrapper swapped
+        // before calling next() (the signal, progress) reaches every layer inside, but an
+        // attempt that was given up on keeps its own copy, so a later attempt's swap never
+        // reaches it, nor its restore the later attempt. `meta` is one object for the call.
+        fork: ([exec]): [Exec] => [viewOf(exec)],
+      }))
   }
 
   private postChain() {
@@ -201,7 +208,11 @@ function makeExec(call: ToolCall, args: Readonly<Record<string, unknown>>, optio
     // A caller without a signal gets one only if something asks for it: an AbortController
     // costs more than the rest of a call.
     get signal() { return signal ??= new AbortController().signal },
-    set signal(value: AbortSignal) { signal = value },
+    // A write makes `signal` a plain property of the object written to (the call's exec, or a
+    // wrapper's view of it), so views never share a swapped signal through this closure.
+    set signal(value: AbortSignal) {
+      Object.defineProperty(this, 'signal', { value, writable: true, enumerable: true, configurable: true })
+    },
     startedAt: Date.now(),
     progress: onProgress ? (info?: ProgressInfo) => onProgress(info) : noProgress,
     turn: options.turn,
@@ -210,6 +221,25 @@ function makeExec(call: ToolCall, args: Readonly<Record<string, unknown>>, optio
     agent: options.agent,
     parent: options.parent,
     meta: {},
+  }
+}
+
+/** A copy of `exec` for the layers inside one `next()` (same facts object, own signal and progress). */
+function viewOf(exec: Exec): Exec {
+  return {
+    id: exec.id,
+    name: exec.name,
+    arguments: exec.arguments,
+    signal: exec.signal,
+    startedAt: exec.startedAt,
+    progress: exec.progress,
+    turn: exec.turn,
+    step: exec.step,
+    index: exec.index,
+    agent: exec.agent,
+    parent: exec.parent,
+    meta: exec.meta,
+    [TOOL]: exec[TOOL],
   }
 }
 

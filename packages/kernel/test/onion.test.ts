@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { PIPELINE_FAILED, TOOL_DENIED } from '../src/index.js'
+import { Messages, PIPELINE_FAILED, TOOL_DENIED, TOOL_TIMEOUT, failure } from '../src/index.js'
 import { call, code, echoTool, firstText, makeKernel, plug } from './helpers.js'
 
 describe('hooks on a real Context', () => {
@@ -99,5 +99,61 @@ describe('hooks on a real Context', () => {
     ctx.tools.register(echoTool())
     await ctx.tools.execute(call({ text: 'x' }))
     expect(name).toBe('self-aware')
+  })
+})
+
+describe('views of exec inside tools/execute', () => {
+  it('an attempt given up on keeps its own signal when a later attempt swaps in another', async () => {
+    const ctx = await makeKernel()
+    const attempt2 = new AbortController().signal
+    const given = { up: [] as Promise<unknown>[] }
+    let releaseLate!: () => void
+    const late = new Promise<void>((resolve) => { releaseLate = resolve })
+    await plug(ctx, 'retry-ish', (ctx) => {
+      ctx.on('tools/execute', async (exec, next) => {
+        await next()
+        exec.signal = attempt2
+        return next()
+      })
+    })
+    let firstAttempt = true
+    await plug(ctx, 'gives-up', (ctx) => {
+      ctx.on('tools/execute', async (exec, next) => {
+        if (!firstAttempt) return next()
+        firstAttempt = false
+        exec.signal = AbortSignal.abort()
+        given.up.push(next())
+        return failure(TOOL_TIMEOUT, Messages.timedOut(1))
+      })
+    })
+    const seen: { late?: AbortSignal, second?: AbortSignal } = {}
+    let runs = 0
+    ctx.tools.register(echoTool({
+      execute: async (args: { text: string }, exec) => {
+        if (runs++ === 0) {
+          await late
+          seen.late = exec.signal
+          exec.meta.lateWrite = true
+          return 'late'
+        }
+        seen.second = exec.signal
+        return args.text
+      },
+    }))
+    const result = await ctx.tools.execute(call({ text: 'second' }))
+    releaseLate()
+    await Promise.all(given.up)
+    expect(code(result)).toBe('OK')
+    expect(seen.second).toBe(attempt2)
+    expect(seen.late?.aborted).toBe(true)
+    expect(seen.late).not.toBe(attempt2)
+  })
+
+  it('facts written to exec.meta in the body reach the result', async () => {
+    const ctx = await makeKernel()
+    await plug(ctx, 'wrapper', (ctx) => { ctx.on('tools/execute', async (_e, next) => next()) })
+    ctx.tools.register(echoTool({ execute: (args: { text: string }, exec) => { exec.meta.seen = args.text; return args.text } }))
+    const result = await ctx.tools.execute(call({ text: 'x' }))
+    expect(result.meta).toEqual({ seen: 'x' })
   })
 })
