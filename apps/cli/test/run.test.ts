@@ -6,7 +6,7 @@ import { ExitCodes } from '../src/exit-codes.js'
 import { FIXTURES, project, rein } from './helpers.js'
 
 describe('rein run', () => {
-  it('runs the task, prints each call and the answer, and records timing in the session', async () => {
+  it('runs the task, prints each call and the answer, and the agent records timing in the session', async () => {
     const dir = await project({
       'rein.yaml': `provider: { use: ${join(FIXTURES, 'slow-provider.mjs')}, config: { tool: note } }\ntools:\n  - use: ${join(FIXTURES, 'slow-tools.mjs')}\n`,
     })
@@ -20,7 +20,9 @@ describe('rein run', () => {
     const entries = (await readFile(join(dir, 'runs/s.jsonl'), 'utf8')).trim().split('\n').map((line) => JSON.parse(line))
     expect(entries[0]).toMatchObject({ type: 'message', message: { role: 'user', content: 'take notes' } })
     expect(entries.filter((e) => e.type === 'tool/call').map((e) => e.mode)).toEqual(['exclusive', 'exclusive', 'exclusive'])
-    expect(entries.filter((e) => e.type === 'tool/result').every((e) => typeof e.durationMs === 'number' && typeof e.at === 'number')).toBe(true)
+    for (const { timing, at } of entries.filter((e) => e.type === 'tool/result')) {
+      expect([timing.startedAt, timing.bodyStartedAt, timing.bodyEndedAt, timing.finalAt, at].every((t, i, all) => typeof t === 'number' && (i === 0 || t >= all[i - 1]))).toBe(true)
+    }
   })
 
   it('exits 1 with the loader\'s reason when the file has no provider', async () => {

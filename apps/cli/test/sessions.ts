@@ -1,6 +1,7 @@
 /**
  * Session JSONL written by hand for the trace tests: a batch of calls with chosen start and
- * end times (or none), the way the agent and `recordingSession` write them.
+ * end times (or none) as `at`, as older sessions have them, and optionally the agent's
+ * `timing` (body start and end, final) on the result, as @rein/agent writes it.
  */
 
 /** One call of a scripted batch: its times are ms after the batch's origin. */
@@ -11,7 +12,11 @@ export interface CallSpec {
   /** What ran, when it differs from what was asked (references substituted). */
   ran?: Record<string, unknown>
   start?: number
+  /** When the result was committed (its `at`). */
   end?: number
+  /** The body's run, written as `timing` with `final` (default: `end`). */
+  body?: [number, number]
+  final?: number
   code?: string
   mode?: 'parallel' | 'exclusive'
   text?: string
@@ -35,6 +40,7 @@ export function sessionText(turns: CallSpec[][], options: { timed?: boolean, ori
         type: 'tool/result', turn, index,
         message: { role: 'tool', toolCallId: c.id, content: [{ type: 'text', text: c.text ?? (c.code ? `Error: ${c.code}` : 'fine') }], isError: c.code !== undefined },
         ...(c.code ? { code: c.code } : {}),
+        ...(timed && (c.body || c.final !== undefined) ? { timing: timingOf(c, origin) } : {}),
       } }]),
     ]).sort((a, b) => a.at - b.at || (a.id === b.id ? b.order - a.order : a.order - b.order))
     for (const { at, entry } of events) entries.push(timed ? { ...entry, at } : entry)
@@ -42,4 +48,9 @@ export function sessionText(turns: CallSpec[][], options: { timed?: boolean, ori
     origin += 10_000
   })
   return entries.map((entry, i) => `${JSON.stringify({ seq: i + 1, ...entry })}\n`).join('')
+}
+
+function timingOf(c: CallSpec, origin: number) {
+  const body = c.body ? { bodyStartedAt: origin + c.body[0], bodyEndedAt: origin + c.body[1] } : {}
+  return { startedAt: origin + (c.start ?? 0), ...body, finalAt: origin + (c.final ?? c.end ?? 0) }
 }

@@ -50,6 +50,20 @@ describe('layoutTrace', () => {
     expect(width).toBe(1000)
   })
 
+  it('draws the body run as the bar and start to final result as the wait line; groups what ran together', () => {
+    const { bars, groups, turns } = layout([[
+      { id: 'a', start: 0, body: [0, 250], final: 250, end: 250, mode: 'parallel' },
+      { id: 'b', start: 0, body: [0, 100], final: 250, end: 250, mode: 'parallel' },
+      { id: 'w', start: 250, body: [260, 300], final: 400, end: 400, mode: 'exclusive' },
+    ]])
+    const px = bars[0].width / 250
+    const at = (n: number) => Math.round((n - bars[0].x) / px)
+    expect(bars.map((b) => [b.start, b.end, b.wait.start, b.wait.end])).toEqual([[0, 250, 0, 250], [0, 100, 0, 250], [260, 300, 250, 400]])
+    expect(bars.map((b) => [at(b.x), at(b.x + b.width), at(b.wait.x1), at(b.wait.x2)])).toEqual([[0, 250, 0, 250], [0, 100, 0, 250], [260, 300, 250, 400]])
+    expect(groups.map((g) => g.ids)).toEqual([['a', 'b']])
+    expect(turns[0].span).toBe(400)
+  })
+
   it('without times, lays calls out by entry order in unit steps', () => {
     const { bars, unit, groups } = layout([BATCH], false)
     expect(unit).toBe('step')

@@ -16,7 +16,18 @@ describe('readTrace', () => {
     expect(b).toMatchObject({ id: 'b', outcome: 'TOOL_DENIED', startAt: 1001, endAt: 1020, mode: 'exclusive', preview: 'Error: TOOL_DENIED' })
   })
 
-  it('prefers a result\'s measured duration to its commit time', () => {
+  it('takes the agent\'s timing: start, body run and final result, not the commit time', () => {
+    const trace = readTrace(sessionText([[
+      { id: 'a', start: 0, body: [10, 250], final: 410, end: 900 },
+      { id: 'd', start: 5, final: 6, end: 900, code: 'TOOL_DENIED' },
+    ]], { origin: 1000 }))
+    const [a, d] = trace.turns[0].calls
+    expect(a).toMatchObject({ startAt: 1000, bodyStartAt: 1010, bodyEndAt: 1250, endAt: 1410 })
+    expect(d).toMatchObject({ startAt: 1005, endAt: 1006 })
+    expect(d.bodyStartAt).toBeUndefined()
+  })
+
+  it('falls back, for older sessions, to a result\'s measured duration before its commit time', () => {
     const text = sessionText([[{ id: 'a', start: 0, end: 500 }]], { origin: 0 })
       .replace('"type":"tool/result"', '"type":"tool/result","durationMs":120')
     expect(readTrace(text).turns[0].calls[0]).toMatchObject({ startAt: 0, endAt: 120 })

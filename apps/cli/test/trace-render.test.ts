@@ -43,6 +43,20 @@ describe('renderTrace', () => {
     ])
   })
 
+  it('draws a wait line under a call that waited around its run, says so on hover, and adds it to the legend', () => {
+    expect(page).not.toContain('class="wait"')
+    const timed = readTrace(sessionText([[
+      { id: 'a', start: 0, body: [0, 250], end: 250 },
+      { id: 'b', start: 0, body: [0, 100], final: 250, end: 250 },
+    ]]))
+    const html = renderTrace(timed, layoutTrace(timed), { source: 'run.jsonl' })
+    expect(html.match(/<line class="wait" data-id="([^"]+)"/g)).toEqual(['<line class="wait" data-id="b"'])
+    expect(html).toContain('<span class="wait-swatch"></span>waiting')
+    expect(html).toMatch(/<text class="dur" [^>]*>100ms \(250ms in all\)<\/text>/)
+    const title = /data-id="b"[^>]*><title>([^<]*)<\/title>/.exec(html)![1]
+    expect(title.split('\n').slice(1, 3)).toEqual(['100ms, started at +0ms in turn 1', '250ms from start (+0ms) to final result (+250ms)'])
+  })
+
   it('draws the group, the barrier and the dependency arrow', () => {
     expect(page.match(/<rect class="group"/g)).toHaveLength(1)
     expect(page.match(/<g class="barrier">/g)).toHaveLength(1)

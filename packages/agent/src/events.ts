@@ -4,7 +4,7 @@
  */
 import type { Context } from 'cordis'
 import type { ToolExecutionResult } from '@rein/kernel'
-import type { TurnOutcome } from './session.js'
+import type { CallTiming, TurnOutcome } from './session.js'
 
 /** A call started: its `tool/call` is logged and it is on its way into the pipeline. */
 export interface CallStartEvent {
@@ -24,8 +24,10 @@ export interface CallEndEvent {
   id: string
   name: string
   result: ToolExecutionResult
-  /** From the call's start to its final result. */
+  /** From the call's start to its final result (`timing.finalAt - timing.startedAt`). */
   durationMs: number
+  /** When its stages happened; the same object its `tool/result` entry carries. */
+  timing: CallTiming
 }
 
 /** A batch is over: its results are committed (`failed`: the scheduler stopped, see the run's error). */

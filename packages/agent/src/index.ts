@@ -9,6 +9,7 @@
 export { createAgent, maxTurnsNotice, type Agent, type AgentOptions, type RunOptions, type RunOutcome } from './agent.js'
 export {
   memorySession, resultEntry, type SessionStore, type SessionEntry, type NewSessionEntry, type LoggedCall, type TurnOutcome,
+  type CallTiming,
 } from './session.js'
 export { jsonlSession } from './jsonl-session.js'
 export { buildMessages, unanswered, type Unanswered } from './transcript.js'

@@ -7,19 +7,22 @@
  * at a time in model order, except that depended-on calls finalize as soon as they settle.
  * Abort: stop starting, let started calls drain, settle unstarted ones ABORTED_BEFORE_DISPATCH.
  * A failure of the scheduler itself: stop starting, let started calls settle, fabricate nothing.
+ * Each call's facts go with its entries: `tool/call` has `at` (its start) and `mode`; its
+ * `tool/result` has `timing` (start, body start and end from the stage hooks, final) and `meta`.
  */
 import {
   ABORTED_BEFORE_DISPATCH, DEPENDENCY_FAILED, INVALID_PLAN, Messages,
   type ExecuteOptions, type Json, type ToolCall, type ToolExecutionResult,
 } from '@rein/kernel'
 import { Barrier } from './barrier.js'
+import { CallClock } from './call-clock.js'
 import { CommitCursor } from './commit.js'
 import type { EmitEvent } from './events.js'
 import { PostGate, PreGate } from './gates.js'
 import { planBatch, type Mode, type Plan, type PlannedCall } from './plan.js'
 import { ReadyQueue } from './ready-queue.js'
 import { substitute } from './references.js'
-import { resultEntry, type NewSessionEntry } from './session.js'
+import { resultEntry, type CallTiming, type NewSessionEntry } from './session.js'
 import type { StageHooks } from './stage-hooks.js'
 import type { BatchTools } from './tool-access.js'
 
@@ -32,7 +35,7 @@ export interface BatchEnv {
   turn: number
   maxParallel: number
   signal?: AbortSignal
-  /** Appends one entry durably (`tool/call` before a call runs, `tool/result` in model order). */
+  /** Appends one entry durably (`tool/call`, with `at`, before a call runs; `tool/result` in model order). */
   log(entry: NewSessionEntry): Promise<unknown>
 }
 
@@ -57,7 +60,8 @@ interface Slot {
   inPool: boolean
   inPre: boolean
   controller?: AbortController
-  startedAt: number
+  readonly clock: CallClock
+  timing?: CallTiming
   result?: ToolExecutionResult
 }
 
@@ -82,7 +86,7 @@ class Batch {
     this.plan = planBatch(calls, env.tools)
     this.slots = this.plan.calls.map((plan) => ({
       plan, state: 'waiting', depsLeft: plan.deps.length, mode: plan.mode, args: plan.args,
-      inPool: false, inPre: false, startedAt: 0,
+      inPool: false, inPre: false, clock: new CallClock(),
     }))
     this.barrier = new Barrier(calls.length, (i) => this.slots[i].mode !== 'parallel')
     this.open = calls.length
@@ -173,13 +177,14 @@ class Batch {
   private async launch(slot: Slot, call: ToolCall, run: () => Promise<ToolExecutionResult>): Promise<void> {
     const { turn, agent } = this.env
     const index = slot.plan.index
+    const at = slot.clock.start()
+    const mode = slot.mode === 'pending' ? {} : { mode: slot.mode }
     try {
-      await this.env.log({ type: 'tool/call', turn, index, call: { id: call.id, name: call.name, arguments: call.arguments } })
+      await this.env.log({ type: 'tool/call', turn, index, call: { id: call.id, name: call.name, arguments: call.arguments }, ...mode, at })
     } catch (error) {
       this.fail(error)
       return this.guard(() => this.abandon(slot))
     }
-    slot.startedAt = Date.now()
     this.env.emit('agent/call-start', { agent, turn, index, id: call.id, name: call.name, arguments: call.arguments })
     let result: ToolExecutionResult
     try {
@@ -195,10 +200,11 @@ class Batch {
     const { index, call, dependents } = slot.plan
     slot.state = 'final'
     slot.result = result
+    const timing = slot.timing = slot.clock.final()
     this.release(slot)
     const { turn, agent } = this.env
     this.env.emit('agent/call-end', {
-      agent, turn, index, id: call.id, name: call.name, result, durationMs: Date.now() - slot.startedAt,
+      agent, turn, index, id: call.id, name: call.name, result, durationMs: timing.finalAt - timing.startedAt, timing,
     })
     this.cursor.offer(index, result)
     for (const d of this.stopping ? [] : dependents) {
@@ -277,7 +283,8 @@ class Batch {
   }
 
   private async commit(index: number, result: ToolExecutionResult): Promise<void> {
-    await this.env.log(resultEntry(this.env.turn, index, this.slots[index].plan.call.id, result))
+    const slot = this.slots[index]
+    await this.env.log(resultEntry(this.env.turn, index, slot.plan.call.id, result, slot.timing))
   }
 
   private callOf(slot: Slot): ToolCall {
@@ -292,8 +299,8 @@ class Batch {
     const index = slot.plan.index
     const early = slot.plan.dependents.length > 0
     this.env.stages.bind(controller.signal, {
-      bodyStart: () => this.leavePre(slot),
-      bodyEnd: () => this.guard(() => this.leavePool(slot)),
+      bodyStart: () => { slot.clock.bodyStart(); this.leavePre(slot) },
+      bodyEnd: () => { slot.clock.bodyEnd(); this.guard(() => this.leavePool(slot)) },
       postTurn: () => {
         this.leavePre(slot)
         this.guard(() => this.leavePool(slot))

@@ -2,6 +2,8 @@
  * The agent's view of its session: the store, plus an in-memory mirror of its entries from
  * which the conversation is rebuilt. Every entry goes to the store first and reaches the
  * mirror only once the store holds it, so the agent never shows what the log does not have.
+ * Every entry it appends carries `at` (ms since the epoch): the time given, else the moment
+ * `append` was called, so any store, and every entry (repairs included), gets one.
  */
 import { deepFreeze, type Message } from '@rein/kernel'
 import type { NewSessionEntry, SessionEntry, SessionStore } from './session.js'
@@ -21,9 +23,10 @@ export class SessionLog {
     this.loaded = true
   }
 
-  /** Appends durably, then mirrors (kept in `seq` order whatever order appends resolve in). */
+  /** Stamps `at` when missing, appends durably, then mirrors (kept in `seq` order whatever order appends resolve in). */
   async append(entry: NewSessionEntry): Promise<SessionEntry> {
-    const stored = deepFreeze(await this.store.append(entry))
+    const stamped = entry.at === undefined ? { ...entry, at: Date.now() } : entry
+    const stored = deepFreeze(await this.store.append(stamped))
     let at = this.entries.length
     while (at > 0 && this.entries[at - 1].seq > stored.seq) at--
     this.entries.splice(at, 0, stored)

@@ -3,8 +3,13 @@
  * with types `message`, `tool/call`, `tool/result` and `turn/end`. A store assigns `seq` in
  * the order `append` was called and resolves an append only once the entry is durable (for
  * the in-memory store: stored). `memorySession()` keeps entries in this process only.
+ * The agent also writes the facts a timeline needs (all optional: older sessions lack them):
+ * `at` on every entry (ms since the epoch, when appended), `mode` on `tool/call` (as classified
+ * when the call started), and `timing` (`CallTiming`) and `meta` (plugins' facts) on `tool/result`.
  */
-import { deepFreeze, type ContentBlock, type Message, type ToolExecutionResult, type ToolMessage } from '@rein/kernel'
+import {
+  deepFreeze, type ContentBlock, type ExecutionMode, type Json, type Message, type ToolExecutionResult, type ToolMessage,
+} from '@rein/kernel'
 
 /** A call as it was started: the id and name the model gave, the arguments it ran with. */
 export interface LoggedCall {
@@ -16,15 +21,36 @@ export interface LoggedCall {
 /** How a batch ended: results committed, the run aborted, or repaired on resume. */
 export type TurnOutcome = 'committed' | 'aborted' | 'repaired'
 
-/** One entry of the log. `turn` numbers the assistant messages of the session from 1. */
+/**
+ * When one call's stages happened, in ms since the epoch. A result is committed in model
+ * order, so its entry's `at` may be much later than `finalAt`; the body's own run is
+ * `bodyStartedAt..bodyEndedAt`, and the rest of `startedAt..finalAt` is waiting (pre-execute
+ * turn, approval, guards, the post-execute turn).
+ */
+export interface CallTiming {
+  /** The scheduler started the call: the `at` of its `tool/call` entry. */
+  startedAt: number
+  /** Its `tools/execute` onion began. Absent when the body never ran (denied, invalid, dependency failed...). */
+  bodyStartedAt?: number
+  /** Its `tools/execute` onion returned. Absent when the body never ran. */
+  bodyEndedAt?: number
+  /** Its result was final (post-execute done). */
+  finalAt: number
+}
+
+/**
+ * One entry of the log. `turn` numbers the assistant messages of the session from 1. `at`
+ * (ms since the epoch) is when the agent appended it.
+ */
 export type SessionEntry =
-  | { seq: number, type: 'message', message: Message, turn?: number }
-  | { seq: number, type: 'tool/call', turn: number, index: number, call: LoggedCall }
+  | { seq: number, type: 'message', message: Message, turn?: number, at?: number }
+  | { seq: number, type: 'tool/call', turn: number, index: number, call: LoggedCall, mode?: ExecutionMode, at?: number }
   | {
     seq: number, type: 'tool/result', turn: number, index: number, message: ToolMessage,
-    code?: string, additionalContexts?: ContentBlock[], concludesTurn?: true
+    code?: string, additionalContexts?: ContentBlock[], concludesTurn?: true,
+    timing?: CallTiming, meta?: Record<string, Json>, at?: number
   }
-  | { seq: number, type: 'turn/end', turn: number, outcome: TurnOutcome }
+  | { seq: number, type: 'turn/end', turn: number, outcome: TurnOutcome, at?: number }
 
 type WithoutSeq<T> = T extends unknown ? Omit<T, 'seq'> : never
 
@@ -64,8 +90,11 @@ export function memorySession(): SessionStore {
   }
 }
 
-/** The `tool/result` entry for call `index` of `turn`: what the model is shown, plus its code. */
-export function resultEntry(turn: number, index: number, callId: string, result: ToolExecutionResult): NewSessionEntry {
+/**
+ * The `tool/result` entry for call `index` of `turn`: what the model is shown, its code, the
+ * facts plugins recorded (`result.meta`) and, for a call this process ran, its `timing`.
+ */
+export function resultEntry(turn: number, index: number, callId: string, result: ToolExecutionResult, timing?: CallTiming): NewSessionEntry {
   const code = result.isError ? result.error.info?.code : undefined
   return {
     type: 'tool/result', turn, index,
@@ -73,5 +102,7 @@ export function resultEntry(turn: number, index: number, callId: string, result:
     ...(code ? { code } : {}),
     ...(result.additionalContexts?.length ? { additionalContexts: result.additionalContexts } : {}),
     ...(!result.isError && result.concludesTurn ? { concludesTurn: true as const } : {}),
+    ...(timing ? { timing } : {}),
+    ...(result.meta && Object.keys(result.meta).length > 0 ? { meta: result.meta } : {}),
   }
 }

@@ -19,7 +19,6 @@ import { createStyle, wantsColor } from '../progress/style.js'
 import { createView } from '../progress/view.js'
 import { demoConfig } from '../paths.js'
 import { deferredSession } from '../session/deferred.js'
-import { recordingSession } from '../session/recorder.js'
 
 /** Where the session goes unless `--session` says otherwise (relative to the working directory). */
 export const DEFAULT_DEMO_SESSION = '.rein/demo-session.jsonl'
@@ -56,8 +55,8 @@ Options:
     })
     const session = deferredSession()
     const harness = await loadHarness(demoConfig(), { provider, session, env: io.env })
-    const recorder = recordingSession(jsonlSession(sessionPath), harness.ctx)
-    session.bind(recorder)
+    const store = jsonlSession(sessionPath)
+    session.bind(store)
     const stats = new RunStats()
     try {
       println(io.stdout, style.bold('rein demo') + ' — a scripted model (no key, no network) drives real tools through these chains:')
@@ -74,7 +73,7 @@ Options:
     } finally {
       view.close()
       await harness.dispose()
-      await recorder.close()
+      await store.close?.()
     }
   },
 }

@@ -1,9 +1,9 @@
 /**
  * `rein run "task"`: loads the harness from rein.yaml, runs its agent on the task with live
  * progress and prints the final answer. The session is the file's `session` path (or
- * `--session`), recorded with the timing `rein trace` draws; without either it is kept in
- * memory. Ctrl-C aborts cleanly (exit 130, the session stays valid); a second one exits now.
- * Calls that need approval are asked about at the terminal, or answered by `--approve`.
+ * `--session`; the agent writes the timing `rein trace` draws into it); without either it
+ * is kept in memory. Ctrl-C aborts cleanly (exit 130, the session stays valid); a second one
+ * exits now. Calls that need approval are asked about at the terminal, or answered by `--approve`.
  */
 import { relative, resolve } from 'node:path'
 import { APPROVE_MODES, type ApproveMode } from '../approval/contract.js'
@@ -16,7 +16,6 @@ import { RunStats } from '../progress/stats.js'
 import { createStyle, wantsColor } from '../progress/style.js'
 import { createView } from '../progress/view.js'
 import { deferredSession } from '../session/deferred.js'
-import { recordingSession } from '../session/recorder.js'
 
 export const run: Command = {
   name: 'run',
@@ -60,8 +59,8 @@ Options:
     const harness = await loadHarness(configPath, { session, env: io.env })
     const option = stringOption(args, 'session')
     const sessionPath = option !== undefined ? resolve(io.cwd, option) : harness.config.session
-    const recorder = recordingSession(sessionPath ? jsonlSession(sessionPath) : memorySession(), harness.ctx)
-    session.bind(recorder)
+    const store = sessionPath ? jsonlSession(sessionPath) : memorySession()
+    session.bind(store)
     const view = createView(io)
     const stats = new RunStats()
     let removeApproval = () => {}
@@ -78,7 +77,7 @@ Options:
       view.close()
       removeApproval()
       await harness.dispose()
-      await recorder.close()
+      await store.close?.()
     }
   },
 }

@@ -1,8 +1,8 @@
 /**
  * A session store whose real store is chosen after the harness has loaded: `rein run` only
- * knows the file's `session` path (and has the Context to record with) once `loadHarness`
- * returned, but the harness takes its store when it is loaded. The agent touches its
- * session only when it runs, by which time `bind` has been called.
+ * knows the file's `session` path once `loadHarness` returned, but the harness takes its
+ * store when it is loaded. The agent touches its session only when it runs, by which time
+ * `bind` has been called.
  */
 import type { SessionStore } from '@rein/agent'
 

@@ -2,9 +2,10 @@
  * Where everything goes on the timeline, as numbers only (pure; `render.ts` draws it). Turns
  * are laid left to right, each on its own stretch of the time axis (the model's thinking
  * between batches is left out), and top to bottom, one row per call in model order. A bar
- * spans a call's start to its end; calls that overlapped in time form a group; an exclusive
- * call is marked as a barrier; a dependency is an arrow from the end of the call depended on
- * to the start of the call that waited. Without times, entry order gives unit-wide steps.
+ * spans the call's body (when the session has body times; else its start to its end), and a
+ * thin wait line its start to its final result; calls whose bars overlapped form a group; an
+ * exclusive call is marked as a barrier; a dependency is an arrow from the end of the bar
+ * depended on to the start of the bar that waited. Without times, entry order gives steps.
  */
 import { concurrentGroups } from '../intervals.js'
 import type { Trace, TraceCall } from './read.js'
@@ -37,9 +38,11 @@ export interface Bar {
   y: number
   width: number
   height: number
-  /** The call's start and end in the turn's own units (ms from its first start, or steps). */
+  /** The bar's start and end in the turn's own units (ms from its first start, or steps): the body's run when known. */
   start: number
   end: number
+  /** From the call's start to its final result (same units, and in px); wider than the bar when the call waited. */
+  wait: { start: number, end: number, x1: number, x2: number }
 }
 
 export interface TurnBand {
@@ -103,13 +106,13 @@ export interface Layout {
   outcomes: string[]
 }
 
-interface Span { call: TraceCall, start: number, end: number }
+interface Span { call: TraceCall, start: number, end: number, waitStart: number, waitEnd: number }
 
 /** Lays out `trace`. */
 export function layoutTrace(trace: Trace, options: Partial<LayoutOptions> = {}): Layout {
   const o = { ...DEFAULT_LAYOUT, ...options }
   const spans = trace.turns.map((turn) => (trace.timed ? timedSpans(turn.calls) : steppedSpans(turn.calls)))
-  const lengths = spans.map((s) => Math.max(1, ...s.map((c) => c.end)))
+  const lengths = spans.map((s) => Math.max(1, ...s.map((c) => c.waitEnd)))
   const n = trace.turns.length
   const axis = Math.max(n * o.minTurnWidth, o.width - o.labelWidth - o.rightMargin - o.turnGap * Math.max(0, n - 1))
   const total = lengths.reduce((a, b) => a + b, 0)
@@ -124,8 +127,9 @@ export function layoutTrace(trace: Trace, options: Partial<LayoutOptions> = {}):
   trace.turns.forEach((turn, t) => {
     const scale = widths[t] / lengths[t]
     const rowsTop = y + o.headerHeight
-    const bars = spans[t].map(({ call, start, end }, row): Bar => ({
+    const bars = spans[t].map(({ call, start, end, waitStart, waitEnd }, row): Bar => ({
       call, start, end,
+      wait: { start: waitStart, end: waitEnd, x1: x + waitStart * scale, x2: x + waitEnd * scale },
       x: x + start * scale,
       y: rowsTop + row * o.rowHeight + 4,
       width: Math.max(o.minBarWidth, (end - start) * scale),
@@ -149,14 +153,20 @@ export function layoutTrace(trace: Trace, options: Partial<LayoutOptions> = {}):
   return layout
 }
 
-/** Milliseconds from the turn's first start. A call with no start sits at its end; with neither, at 0. */
+/**
+ * Milliseconds from the turn's first start. A call with no start sits at its end; with
+ * neither, at 0. The bar is the body's run when the session has it, else start to end.
+ */
 function timedSpans(calls: readonly TraceCall[]): Span[] {
-  const times = calls.flatMap((c) => [c.startAt, c.endAt]).filter((t): t is number => t !== undefined)
+  const times = calls.flatMap((c) => [c.startAt, c.endAt, c.bodyStartAt, c.bodyEndAt]).filter((t): t is number => t !== undefined)
   const origin = times.length ? Math.min(...times) : 0
   return calls.map((call) => {
-    const start = (call.startAt ?? call.endAt ?? origin) - origin
-    const end = Math.max(start, (call.endAt ?? call.startAt ?? origin) - origin)
-    return { call, start, end }
+    const waitStart = (call.startAt ?? call.endAt ?? origin) - origin
+    const waitEnd = Math.max(waitStart, (call.endAt ?? call.startAt ?? origin) - origin)
+    if (call.bodyStartAt === undefined || call.bodyEndAt === undefined) return { call, start: waitStart, end: waitEnd, waitStart, waitEnd }
+    const start = call.bodyStartAt - origin
+    const end = Math.max(start, call.bodyEndAt - origin)
+    return { call, start, end, waitStart: Math.min(waitStart, start), waitEnd: Math.max(waitEnd, end) }
   })
 }
 
@@ -167,7 +177,7 @@ function steppedSpans(calls: readonly TraceCall[]): Span[] {
   return calls.map((call) => {
     const start = step(call.startSeq) ?? step(call.endSeq) ?? 0
     const end = Math.max(start + 1, (step(call.endSeq) ?? start) + 1)
-    return { call, start, end }
+    return { call, start, end, waitStart: start, waitEnd: end }
   })
 }
 

@@ -3,8 +3,9 @@
  * assistant message, what was asked (the model's arguments), what ran (the logged
  * arguments), when it started and ended, its outcome, a preview of its result, and the calls
  * it depended on (`${id.result...}` references and `$depends_on`, from whichever arguments
- * still hold them). Times come from `at` on entries (and `durationMs` on results when
- * present); a session without them is drawn by entry order instead. Read-only.
+ * still hold them). Times come from the agent's `timing` on results (start, body start and
+ * end, final) and `at` on entries; older sessions fall back to `at` (and `durationMs`, which
+ * an earlier rein CLI recorded); a session without times is drawn by entry order. Read-only.
  */
 import { readFile } from 'node:fs/promises'
 import { DEPENDS_ON, referencedIds } from '@rein/agent'
@@ -22,8 +23,12 @@ export interface TraceCall {
   mode?: 'parallel' | 'exclusive'
   /** Whether a `tool/call` entry says it started. */
   started: boolean
+  /** When it started and when its result was final (ms since the epoch). */
   startAt?: number
   endAt?: number
+  /** When its body's onion began and returned; absent when the body never ran or the session predates them. */
+  bodyStartAt?: number
+  bodyEndAt?: number
   startSeq?: number
   endSeq?: number
   /** `ok`, the failure's code, or `no result`. */
@@ -98,8 +103,7 @@ export function readTrace(text: string, name = 'session'): Trace {
       c.outcome = entry.message?.isError ? String(entry.code ?? 'TOOL_FAILED') : 'ok'
       c.preview = textOf(entry.message?.content).slice(0, PREVIEW_CHARS)
       c.endSeq = entry.seq
-      if (typeof entry.durationMs === 'number' && c.startAt !== undefined) c.endAt = c.startAt + entry.durationMs
-      else if (typeof entry.at === 'number') c.endAt = entry.at
+      readTimes(c, entry)
       if (entry.meta && typeof entry.meta === 'object') c.meta = entry.meta
     } else if (entry.type === 'turn/end' && typeof turn === 'number') {
       turnOf(turn).outcome = String(entry.outcome)
@@ -114,6 +118,24 @@ export function readTrace(text: string, name = 'session'): Trace {
   }
   const started = ordered.flatMap((t) => t.calls).filter((c) => c.started)
   return { turns: ordered, timed: started.length > 0 && started.every((c) => c.startAt !== undefined) }
+}
+
+/**
+ * A result's times: the agent's `timing` when present; else an older session's `durationMs`
+ * (from the start) or the result's `at` (its commit, possibly after the call ended).
+ */
+function readTimes(c: TraceCall, entry: Entry): void {
+  const timing: Entry = isRecord(entry.timing) ? entry.timing : {}
+  const time = (value: unknown) => (typeof value === 'number' && Number.isFinite(value) ? value : undefined)
+  c.startAt = time(timing.startedAt) ?? c.startAt
+  const measured = time(entry.durationMs)
+  c.endAt = time(timing.finalAt) ?? (measured !== undefined && c.startAt !== undefined ? c.startAt + measured : time(entry.at))
+  const bodyStart = time(timing.bodyStartedAt)
+  const bodyEnd = time(timing.bodyEndedAt)
+  if (bodyStart !== undefined && bodyEnd !== undefined) {
+    c.bodyStartAt = bodyStart
+    c.bodyEndAt = bodyEnd
+  }
 }
 
 /** Ids referenced by the call's arguments, as requested and as run (a substituted call keeps only `$depends_on`, if that). */

@@ -1,8 +1,10 @@
 /**
  * Draws a laid-out trace as one self-contained HTML page: inline CSS and an inline SVG, no
  * scripts and nothing fetched (a Content-Security-Policy forbids it), so the file can be
- * mailed or attached as is. Hovering a bar shows its arguments and a result preview (SVG
- * `<title>`); a table below repeats every call as text. All text from the session is escaped.
+ * mailed or attached as is. A bar is a call's run, a thin line under it the time it waited
+ * around that run (started to final result). Hovering a bar shows its times, arguments and a
+ * result preview (SVG `<title>`); a table below repeats every call as text. All text from the
+ * session is escaped.
  */
 import { clip, formatMs } from '../progress/format.js'
 import { colorOf } from './colors.js'
@@ -44,6 +46,7 @@ ${table(layout)}
 
 function legend(layout: Layout): string {
   const swatches = layout.outcomes.map((o) => `<li><span class="swatch" style="background:${colorOf(o)}"></span>${esc(o)}</li>`)
+  if (layout.bars.some(waited)) swatches.push('<li><span class="wait-swatch"></span>waiting: from start to final result (queue, approval, post-execute turn)</li>')
   return `<ul class="legend">
 ${swatches.join('\n')}
 <li><span class="swatch group-swatch"></span>ran together (parallel group)</li>
@@ -88,16 +91,25 @@ function svg(layout: Layout): string {
 function barSvg(bar: Bar, layout: Layout): string {
   const c = bar.call
   const label = `${c.id}  ${c.name}`
-  const duration = layout.unit === 'ms' ? formatMs(bar.end - bar.start) : ''
+  const all = bar.wait.end - bar.wait.start
+  const whole = waited(bar) && all >= 1.2 * (bar.end - bar.start) ? ` (${formatMs(all)} in all)` : ''
+  const duration = layout.unit === 'ms' ? `${formatMs(bar.end - bar.start)}${whole}` : ''
   const textY = r(bar.y + bar.height - 4)
+  const middle = r(bar.y + bar.height / 2)
   return [
     `<text class="row-label" x="12" y="${textY}">${esc(clip(label, 30))}</text>`,
+    waited(bar) ? `<line class="wait" data-id="${esc(c.id)}" x1="${r(bar.wait.x1)}" x2="${r(bar.wait.x2)}" y1="${middle}" y2="${middle}"/>` : '',
     `<rect class="bar${c.outcome === 'no result' ? ' open' : ''}" data-id="${esc(c.id)}" data-outcome="${esc(c.outcome)}" x="${r(bar.x)}" y="${r(bar.y)}" width="${r(bar.width)}" height="${r(bar.height)}" rx="2" fill="${colorOf(c.outcome)}"><title>${esc(hover(c, bar, layout))}</title></rect>`,
-    `<text class="dur" x="${r(bar.x + bar.width + 4)}" y="${textY}">${esc(barNote(c, duration))}</text>`,
+    `<text class="dur" x="${r(Math.max(bar.x + bar.width, bar.wait.x2) + 4)}" y="${textY}">${esc(barNote(c, duration))}</text>`,
   ].join('')
 }
 
-/** The text after a bar: duration, outcome when not ok, and the plugins' facts. */
+/** Whether the call's start to final result reaches visibly beyond its bar. */
+function waited(bar: Bar): boolean {
+  return bar.wait.x1 < bar.x - 0.5 || bar.wait.x2 > bar.x + bar.width + 0.5
+}
+
+/** The text after a bar: its run's duration (and start to result, when notably longer), outcome when not ok, the plugins' facts. */
 function barNote(c: TraceCall, duration: string): string {
   return [duration, c.outcome === 'ok' ? '' : c.outcome, factLine(c.meta, true)].filter(Boolean).join(' · ')
 }
@@ -106,6 +118,10 @@ function barNote(c: TraceCall, duration: string): string {
 export function hover(c: TraceCall, bar: Bar, layout: Layout): string {
   const lines = [`${c.id} ${c.name} — ${c.outcome}`]
   if (layout.unit === 'ms') lines.push(`${formatMs(bar.end - bar.start)}, started at +${formatMs(bar.start)} in turn ${c.turn}`)
+  if (layout.unit === 'ms' && (bar.wait.start !== bar.start || bar.wait.end !== bar.end)) {
+    const { start, end } = bar.wait
+    lines.push(`${formatMs(end - start)} from start (+${formatMs(start)}) to final result (+${formatMs(end)})`)
+  }
   if (c.mode) lines.push(c.mode === 'parallel' ? 'parallel' : 'exclusive (a barrier)')
   const facts = factLine(c.meta)
   if (facts) lines.push(facts)
@@ -127,15 +143,16 @@ function factLine(meta: Record<string, unknown> | undefined, short = false): str
 }
 
 function table(layout: Layout): string {
-  const rows = layout.bars.map(({ call: c, start, end }) => `<tr class="o-${esc(c.outcome.replace(/\W/g, '_'))}">` +
+  const rows = layout.bars.map(({ call: c, start, end, wait }) => `<tr class="o-${esc(c.outcome.replace(/\W/g, '_'))}">` +
     `<td>${c.turn}</td><td>${esc(c.id)}</td><td>${esc(c.name)}</td>` +
     `<td><span class="swatch" style="background:${colorOf(c.outcome)}"></span>${esc(c.outcome)}</td>` +
     `<td class="num">${layout.unit === 'ms' ? esc(formatMs(end - start)) : ''}</td>` +
+    `<td class="num">${layout.unit === 'ms' ? esc(formatMs(wait.end - wait.start)) : ''}</td>` +
     `<td>${esc(c.mode ?? '')}</td><td>${esc(c.deps.join(', '))}</td>` +
     `<td><code>${esc(clip(json(c.started ? c.arguments : c.requested), 160))}</code></td>` +
     `<td>${esc(clip(c.preview.replace(/\s+/g, ' '), 160))}</td></tr>`)
   return `<table>
-<thead><tr><th>turn</th><th>id</th><th>tool</th><th>outcome</th><th>time</th><th>mode</th><th>depends on</th><th>arguments</th><th>result</th></tr></thead>
+<thead><tr><th>turn</th><th>id</th><th>tool</th><th>outcome</th><th>ran</th><th>start → final</th><th>mode</th><th>depends on</th><th>arguments</th><th>result</th></tr></thead>
 <tbody>
 ${rows.join('\n')}
 </tbody>
@@ -172,6 +189,8 @@ svg { display: block; font: 12px system-ui, sans-serif; }
 .row-label { fill: #343a40; font-family: ui-monospace, Menlo, Consolas, monospace; }
 .group { fill: #e7f5ff; stroke: #74c0fc; stroke-dasharray: 4 3; }
 .barrier line { stroke: #e8590c; stroke-width: 1.5; stroke-dasharray: 5 3; }
+.wait { stroke: #868e96; stroke-width: 1.5; }
+.wait-swatch { display: inline-block; width: 18px; height: 0; border-top: 2px solid #868e96; margin-right: 4px; vertical-align: 3px; }
 .bar { stroke: #0003; } .bar.open { stroke: #495057; stroke-dasharray: 3 2; }
 .dur { fill: #495057; font-size: 11px; }
 .dep { fill: none; stroke: #1c7ed6; stroke-width: 1.5; }
