@@ -27,8 +27,8 @@ export function attachProgress(ctx: Context, view: ProgressView, stats: RunStats
     const call = live.get(key(event.turn, event.index))
     if (!call) return
     call.result = event.result
-    call.durationMs = event.durationMs
-    stats.ended(event.turn, event.index, event.result, event.durationMs, clock())
+    call.durationMs = ranMs(event)
+    stats.ended(event.turn, event.index, event.result, call.durationMs, clock())
     view.ended(call)
   }
   const onTurnEnd = (event: TurnEndEvent) => {
@@ -54,4 +54,13 @@ export function modeOf(ctx: Context, call: { id: string, name: string, arguments
   } catch {
     return 'exclusive'
   }
+}
+
+/**
+ * How long a call's body ran (what "run one by one" would cost), or, for a call whose body
+ * never ran, its whole time: `durationMs` also counts the wait for its post-execute turn.
+ */
+function ranMs(event: CallEndEvent): number {
+  const { bodyStartedAt, bodyEndedAt } = event.timing
+  return bodyStartedAt !== undefined && bodyEndedAt !== undefined ? bodyEndedAt - bodyStartedAt : event.durationMs
 }

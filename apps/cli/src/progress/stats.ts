@@ -55,7 +55,7 @@ export class RunStats {
     this.calls.set(key(turn, index), { turn, index, id, name, start: at, facts: {} })
   }
 
-  /** A call is final at `at`; `durationMs` is the agent's own measure of it. */
+  /** A call is final at `at`; `durationMs` is how long its body ran (its whole time if it never ran). */
   ended(turn: number, index: number, result: ToolExecutionResult, durationMs: number, at: number): void {
     const record = this.calls.get(key(turn, index))
     if (!record) return
