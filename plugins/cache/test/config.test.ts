@@ -1,16 +1,8 @@
-import { Context } from 'cordis'
-import * as kernel from '@rein/kernel'
+import { withKernel } from '@rein/testing'
 import { describe, expect, it } from 'vitest'
 import * as cache from '../src/index.js'
 
-async function load(config: unknown) {
-  const ctx = new Context()
-  ctx.plugin(kernel)
-  await ctx.start()
-  const fork = ctx.plugin(cache, config as cache.ConfigInput)
-  await ctx.start()
-  return { ctx, fork }
-}
+const load = (config: unknown) => withKernel(cache, config)
 
 describe('the config', () => {
   it('has the contract defaults', () => {

@@ -1,16 +1,8 @@
-import { Context } from 'cordis'
-import * as kernel from '@rein/kernel'
+import { withKernel } from '@rein/testing'
 import { describe, expect, it } from 'vitest'
 import * as retry from '../src/index.js'
 
-async function load(config: unknown) {
-  const ctx = new Context()
-  ctx.plugin(kernel)
-  await ctx.start()
-  const fork = ctx.plugin(retry, config as retry.ConfigInput)
-  await ctx.start()
-  return { ctx, fork }
-}
+const load = (config: unknown) => withKernel(retry, config)
 
 describe('the config', () => {
   it('has the contract defaults', () => {

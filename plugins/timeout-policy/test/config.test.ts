@@ -1,16 +1,8 @@
-import { Context } from 'cordis'
-import * as kernel from '@rein/kernel'
+import { withKernel } from '@rein/testing'
 import { describe, expect, it } from 'vitest'
 import * as timeout from '../src/index.js'
 
-async function load(config: unknown) {
-  const ctx = new Context()
-  ctx.plugin(kernel)
-  await ctx.start()
-  const fork = ctx.plugin(timeout, config as timeout.ConfigInput)
-  await ctx.start()
-  return { ctx, fork }
-}
+const load = (config: unknown) => withKernel(timeout, config)
 
 describe('the config', () => {
   it('has the contract defaults: graceMs 1000, no tools, no heartbeat, no default deadline', () => {
