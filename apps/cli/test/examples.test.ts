@@ -15,8 +15,8 @@ describe('examples/rein.yaml', () => {
     expect(stdout).toContain('4 example tool call(s) in 1 file(s) match')
   })
 
-  it('loads the custom TypeScript policy inside the standard stack, in file order', async () => {
-    const { code, stdout } = await rein(['chains', '-c', 'rein.yaml'], EXAMPLES, env)
+  it('loads the custom TypeScript policy inside the standard stack, in file order (no key needed)', async () => {
+    const { code, stdout } = await rein(['chains', '-c', 'rein.yaml'], EXAMPLES, {})
     expect(code).toBe(ExitCodes.OK)
     expect(stdout).toContain('tools/pre-execute   audit > permission-guard > working-hours > (default: allow)')
     expect(stdout).toContain('tools/execute       cache > retry > timeout-policy > (tool body)')

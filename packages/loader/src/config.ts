@@ -52,8 +52,14 @@ export interface HarnessConfig {
   session: string | undefined
 }
 
-/** Checks the parsed file and substitutes variables. Throws `ConfigError` on the first problem. */
-export function readHarnessConfig(source: YamlSource, env: Readonly<Record<string, string | undefined>>): HarnessConfig {
+/**
+ * Checks the parsed file and substitutes variables. Throws `ConfigError` on the first problem.
+ * With `ignoreProvider` (a provider was given in code) the file's `provider` entry is neither
+ * read nor interpolated, so its variables (an API key) need not be set.
+ */
+export function readHarnessConfig(
+  source: YamlSource, env: Readonly<Record<string, string | undefined>>, options: { ignoreProvider?: boolean } = {},
+): HarnessConfig {
   const fail = (code: LoaderCode, path: ValuePath, detail: string): never => {
     throw new ConfigError(code, { file: source.file, line: source.lineOf(path), entry: labelAt(source.data, path) }, detail)
   }
@@ -67,7 +73,8 @@ export function readHarnessConfig(source: YamlSource, env: Readonly<Record<strin
   }
   let data: Record<string, unknown>
   try {
-    data = interpolateEnv(raw, env) as Record<string, unknown>
+    const { provider: _ignored, ...rest } = raw
+    data = interpolateEnv(options.ignoreProvider ? rest : raw, env) as Record<string, unknown>
   } catch (error) {
     if (error instanceof ValueProblem) return fail(error.code, error.path, error.detail)
     throw error

@@ -48,7 +48,7 @@ export interface Harness {
  */
 export async function loadHarness(path: string, options: LoadOptions = {}): Promise<Harness> {
   const source = await readYaml(path)
-  const config = readHarnessConfig(source, options.env ?? process.env)
+  const config = readHarnessConfig(source, options.env ?? process.env, { ignoreProvider: options.provider !== undefined })
   const providerEntry = options.provider ? undefined : config.provider
   const [provider, built, agentModule] = await Promise.allSettled([
     providerEntry ? loadProvider(source, providerEntry) : Promise.resolve(options.provider),

@@ -98,6 +98,15 @@ describe('loadHarness', () => {
     await fromCode.dispose()
   })
 
+  it('leaves the file\'s provider (and its variables) alone when a provider is passed in code', async () => {
+    const { file } = await harnessProject((fx) => [`provider: { use: ${fx('provider.ts')}, config: { reply: '\${env:REIN_TEST_UNSET_KEY}' } }`])
+    await expect(loadHarness(file, { env: {} })).rejects.toThrow('REIN_TEST_UNSET_KEY')
+    const provider = { generate: async () => ({ role: 'assistant' as const, content: 'from-code' }) }
+    const harness = await loadHarness(file, { provider, env: {} })
+    expect(harness.provider).toBe(provider)
+    await harness.dispose()
+  })
+
   it('reports a missing provider only when the agent is used', async () => {
     const { file } = await harnessProject(() => ['agent: { maxTurns: 2 }'])
     const harness = await loadHarness(file)
