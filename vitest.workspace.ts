@@ -1,10 +1,13 @@
 // One vitest project per package that has a `test/` folder. Every `@rein/*` import resolves
 // to that package's TypeScript source, so tests never depend on a stale build.
 import { existsSync, readdirSync, readFileSync } from 'node:fs'
-import { basename, resolve } from 'node:path'
+import { basename, dirname, resolve } from 'node:path'
+import { fileURLToPath } from 'node:url'
 import { defineWorkspace } from 'vitest/config'
 
-const groups = ['packages', 'plugins', 'apps', 'examples']
+// Paths are taken from this file's folder, so a package's own `test` script works too.
+const here = dirname(fileURLToPath(import.meta.url))
+const groups = ['packages', 'plugins', 'apps', 'examples'].map((group) => resolve(here, group))
 const dirs = groups
   .filter((group) => existsSync(group))
   .flatMap((group) => readdirSync(group).map((name) => `${group}/${name}`))
