@@ -7,7 +7,7 @@
  */
 import type { Context } from 'cordis'
 import type { ContentBlock, Message, Provider } from '@rein/kernel'
-import { eventEmitter } from './events.js'
+import { AgentEvents } from './events.js'
 import { askModel } from './model-call.js'
 import { repairSession } from './repair.js'
 import { runBatch } from './scheduler.js'
@@ -105,7 +105,7 @@ interface LoopEnv {
 async function runLoop(env: LoopEnv, input: string | ContentBlock[] | undefined, signal?: AbortSignal): Promise<RunOutcome> {
   const { ctx, stages, log, settings } = env
   const agent = settings.name
-  const emit = eventEmitter(ctx)
+  const events = new AgentEvents(ctx)
   const end = (kind: RunOutcome['kind'], error?: unknown): RunOutcome =>
     error === undefined ? { kind, messages: log.messages() } : { kind, messages: log.messages(), error: asError(error) }
   try {
@@ -125,7 +125,7 @@ async function runLoop(env: LoopEnv, input: string | ContentBlock[] | undefined,
       let answer
       try {
         answer = await askModel(settings.provider, { messages: log.messages(), tools: ctx.tools.specs(), signal },
-          (text) => emit('agent/text-delta', { agent, turn, text }))
+          (text) => events.emit('agent/text-delta', { agent, turn, text }))
       } catch (error) {
         return signal?.aborted ? end('aborted') : end('error', error)
       }
@@ -133,21 +133,23 @@ async function runLoop(env: LoopEnv, input: string | ContentBlock[] | undefined,
       const calls = answer.toolCalls ?? []
       if (calls.length === 0) return end('completed')
 
-      stages.ensureOutermost()
+      const tools = bindTools(ctx)
+      stages.ensureOutermost(tools)
       const batch = await runBatch(calls, {
-        tools: bindTools(ctx), stages, emit, agent, turn, signal,
+        tools, stages, events, agent, turn, signal,
         maxParallel: settings.maxParallelToolCalls,
         log: (entry) => log.append(entry),
       })
       if (batch.kind === 'failed') {
-        emit('agent/turn-end', { agent, turn, calls: calls.length, outcome: 'failed' })
+        events.emit('agent/turn-end', { agent, turn, calls: calls.length, outcome: 'failed' })
         return end('error', batch.error)
       }
-      const contexts = batch.results.flatMap((result) => result.additionalContexts ?? [])
+      const contexts: ContentBlock[] = []
+      for (const result of batch.results) if (result.additionalContexts) contexts.push(...result.additionalContexts)
       if (contexts.length > 0) await log.append({ type: 'message', turn, message: { role: 'user', content: contexts } })
       const outcome = signal?.aborted ? 'aborted' : 'committed'
       await log.append({ type: 'turn/end', turn, outcome })
-      emit('agent/turn-end', { agent, turn, calls: calls.length, outcome })
+      events.emit('agent/turn-end', { agent, turn, calls: calls.length, outcome })
       if (outcome === 'aborted') return end('aborted')
       if (batch.results.some((result) => !result.isError && result.concludesTurn)) return end('completed')
     }

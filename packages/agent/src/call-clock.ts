@@ -30,11 +30,10 @@ export class CallClock {
   /** The result is final now: the whole timing (frozen: the event and the entry share it). */
   final(): CallTiming {
     const { startedAt, bodyStartedAt, bodyEndedAt } = this
-    return Object.freeze({
-      startedAt,
-      ...(bodyStartedAt !== undefined ? { bodyStartedAt } : {}),
-      ...(bodyEndedAt !== undefined ? { bodyEndedAt } : {}),
-      finalAt: Date.now(),
-    })
+    const finalAt = Date.now()
+    // One literal per case (a body ends only after it started), keeping the keys in time order.
+    if (bodyStartedAt === undefined) return Object.freeze({ startedAt, finalAt })
+    if (bodyEndedAt === undefined) return Object.freeze({ startedAt, bodyStartedAt, finalAt })
+    return Object.freeze({ startedAt, bodyStartedAt, bodyEndedAt, finalAt })
   }
 }

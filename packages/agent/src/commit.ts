@@ -12,7 +12,7 @@ export class CommitCursor<T> {
   private pumping: Promise<void> | undefined
 
   /** `commit` appends one item durably; a rejection is passed to `onError` and stops the cursor. */
-  constructor(size: number, private readonly commit: (index: number, item: T) => Promise<void>,
+  constructor(size: number, private readonly commit: (index: number, item: T) => Promise<unknown>,
     private readonly onError: (error: unknown) => void) {
     this.items = new Array(size)
   }

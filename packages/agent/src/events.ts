@@ -54,30 +54,43 @@ declare module 'cordis' {
   }
 }
 
-type AgentEvents = {
+type EventMap = {
   'agent/call-start': CallStartEvent
   'agent/call-end': CallEndEvent
   'agent/turn-end': TurnEndEvent
   'agent/text-delta': TextDeltaEvent
 }
 
-/** Emits the agent's events on one context. */
-export type EmitEvent = <K extends keyof AgentEvents>(name: K, event: AgentEvents[K]) => void
-
 /**
- * An emitter bound to `ctx`. A cordis emit costs tens of microseconds (proxies), and a batch
- * emits two events per call, so an event nobody listens to (neither to it nor to
- * `internal/event`) is not dispatched at all. A listener's throw is logged, never passed on.
+ * The agent's events on one context. A cordis emit costs tens of microseconds (proxies), and a
+ * batch emits two events per call, so an event nobody listens to (neither to it nor to
+ * `internal/event`) is not dispatched; callers on a hot path ask `listens` first so that they
+ * do not even build it. A listener's throw is logged, never passed on.
  */
-export function eventEmitter(ctx: Context): EmitEvent {
-  const lifecycle = ctx.lifecycle
-  const hooks = lifecycle._hooks
-  return (name, event) => {
-    if (!hooks[name]?.length && !hooks['internal/event']?.length) return
+export class AgentEvents {
+  // Looked up once: every cordis property lookup (on `ctx`, and on its lifecycle) goes through
+  // proxies. `_hooks` is the lifecycle's own table of listeners, updated in place.
+  private readonly lifecycle: Context['lifecycle']
+  private readonly hooks: Context['lifecycle']['_hooks']
+
+  constructor(private readonly ctx: Context) {
+    this.lifecycle = ctx.lifecycle
+    this.hooks = this.lifecycle._hooks
+  }
+
+  /** Whether emitting `name` now would reach a listener. */
+  listens(name: keyof EventMap): boolean {
+    const hooks = this.hooks
+    return hooks[name]?.length > 0 || hooks['internal/event']?.length > 0
+  }
+
+  /** Emits `event` if anyone listens. */
+  emit<K extends keyof EventMap>(name: K, event: EventMap[K]): void {
+    if (!this.listens(name)) return
     try {
-      lifecycle.emit(name, event)
+      this.lifecycle.emit(name, event)
     } catch (error) {
-      ctx.logger('agent').warn(`a listener of ${name} failed: ${(error as Error)?.message ?? error}`)
+      this.ctx.logger('agent').warn(`a listener of ${name} failed: ${(error as Error)?.message ?? error}`)
     }
   }
 }

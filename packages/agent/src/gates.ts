@@ -10,8 +10,15 @@
 export class PreGate {
   private readonly queue: number[] = []
   private head = 0
-  private readonly released = new Set<number>()
-  private readonly waiters = new Map<number, () => void>()
+  // Indexed by call: fixed-size arrays rather than a Set and a Map, so that a call costs no hashing.
+  private readonly released: Uint8Array
+  private readonly waiters: ((() => void) | undefined)[]
+
+  /** `size`: the number of calls in the batch. */
+  constructor(size: number) {
+    this.released = new Uint8Array(size)
+    this.waiters = new Array(size)
+  }
 
   /** Joins the queue; call in start order. */
   enqueue(index: number): void {
@@ -21,20 +28,18 @@ export class PreGate {
   /** Resolves when `index` is at the head of the queue. */
   turn(index: number): Promise<void> {
     if (this.queue[this.head] === index) return Promise.resolve()
-    return new Promise((resolve) => this.waiters.set(index, resolve))
+    return new Promise((resolve) => { this.waiters[index] = resolve })
   }
 
   /** Leaves the queue (idempotent), whether or not it had its turn; the next call in line gets its turn. */
   release(index: number): void {
-    this.waiters.delete(index)
-    this.released.add(index)
-    while (this.head < this.queue.length && this.released.has(this.queue[this.head])) {
-      this.released.delete(this.queue[this.head++])
-    }
+    this.waiters[index] = undefined
+    this.released[index] = 1
+    while (this.head < this.queue.length && this.released[this.queue[this.head]]) this.head++
     const next = this.queue[this.head]
-    const wake = next === undefined ? undefined : this.waiters.get(next)
+    const wake = next === undefined ? undefined : this.waiters[next]
     if (wake) {
-      this.waiters.delete(next)
+      this.waiters[next] = undefined
       wake()
     }
   }
@@ -45,11 +50,12 @@ export class PostGate {
   private readonly done: Uint8Array
   private holder = -1
   private front = 0
-  private readonly inOrder = new Map<number, () => void>()
+  private readonly inOrder: ((() => void) | undefined)[]
   private readonly early: { index: number, resolve: () => void }[] = []
 
   constructor(size: number) {
     this.done = new Uint8Array(size)
+    this.inOrder = new Array(size)
   }
 
   /** The first call that is not final yet: every call before it is final (or abandoned). */
@@ -61,7 +67,7 @@ export class PostGate {
   enter(index: number, early: boolean): Promise<void> {
     return new Promise((resolve) => {
       if (early) this.early.push({ index, resolve })
-      else this.inOrder.set(index, resolve)
+      else this.inOrder[index] = resolve
       this.dispatch()
     })
   }
@@ -76,16 +82,25 @@ export class PostGate {
 
   private dispatch(): void {
     if (this.holder !== -1) return
+    // The lowest index wins: the early waiter with the lowest index (`at` in `early`), or the
+    // frontier call when it waits in order (`at` -1). Few calls wait early at any one time.
     let pick = -1
     let at = -1
-    this.early.forEach((waiter, i) => {
-      if (pick === -1 || waiter.index < pick) [pick, at] = [waiter.index, i]
-    })
-    if (this.inOrder.has(this.front) && (pick === -1 || this.front < pick)) [pick, at] = [this.front, -1]
+    for (let i = 0; i < this.early.length; i++) {
+      const index = this.early[i].index
+      if (pick === -1 || index < pick) {
+        pick = index
+        at = i
+      }
+    }
+    if (this.inOrder[this.front] && (pick === -1 || this.front < pick)) {
+      pick = this.front
+      at = -1
+    }
     if (pick === -1) return
     this.holder = pick
-    const resolve = at === -1 ? this.inOrder.get(pick)! : this.early[at].resolve
-    if (at === -1) this.inOrder.delete(pick)
+    const resolve = at === -1 ? this.inOrder[pick]! : this.early[at].resolve
+    if (at === -1) this.inOrder[pick] = undefined
     else this.early.splice(at, 1)
     resolve()
   }

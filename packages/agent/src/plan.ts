@@ -72,16 +72,21 @@ function draft(call: ToolCall, index: number, owners: Map<string, number>, dupli
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
     return { index, call, args: call.arguments, hasRefs: false, deps: [], dependents: [], mode: tools.executionMode(call) }
   }
-  const { [DEPENDS_ON]: dependsOn, ...rest } = parsed as Record<string, unknown>
+  // Most calls have no `$depends_on`: their arguments are used as parsed, with no copy.
   const explicit = Object.hasOwn(parsed, DEPENDS_ON)
-  const args = explicit ? rest : parsed
+  let args: unknown = parsed
+  let ids: string[] = []
   let invalid: string | undefined
-  if (explicit && !(Array.isArray(dependsOn) && dependsOn.every((id) => typeof id === 'string'))) {
-    invalid = `"${DEPENDS_ON}" must be an array of call ids of this batch, like ["call_1"]`
+  if (explicit) {
+    const { [DEPENDS_ON]: dependsOn, ...rest } = parsed as Record<string, unknown>
+    args = rest
+    if (Array.isArray(dependsOn) && dependsOn.every((id) => typeof id === 'string')) ids = dependsOn
+    else invalid = `"${DEPENDS_ON}" must be an array of call ids of this batch, like ["call_1"]`
   }
   const refs = referencedIds(args)
+  if (refs.length > 0) ids = ids.concat(refs)
   const deps = new Set<number>()
-  for (const id of [...(invalid || !explicit ? [] : dependsOn as string[]), ...refs]) {
+  for (const id of ids) {
     if (duplicated.has(id)) invalid ??= `"${id}" names more than one call of this batch, so nothing can depend on it`
     else if (!owners.has(id)) invalid ??= `this call depends on "${id}", which is not a call of this batch; depend only on calls made in the same message`
     else deps.add(owners.get(id)!)

@@ -15,12 +15,12 @@ const WHOLE = new RegExp(`^${SOURCE}$`)
 
 /** The call ids referenced anywhere in the string values of `args`, each once, in order of appearance. */
 export function referencedIds(args: unknown): string[] {
-  const ids = new Set<string>()
+  let ids: Set<string> | undefined // made only when a reference turns up (most calls have none)
   visitStrings(args, (text) => {
     if (!text.includes('${')) return
-    for (const match of text.matchAll(ANY)) ids.add(match[1])
+    for (const match of text.matchAll(ANY)) (ids ??= new Set()).add(match[1])
   })
-  return [...ids]
+  return ids ? [...ids] : []
 }
 
 /** The substituted arguments, or the first reference that could not be resolved. */

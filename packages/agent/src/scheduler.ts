@@ -15,14 +15,14 @@ import {
   type ExecuteOptions, type Json, type ToolCall, type ToolExecutionResult,
 } from '@rein/kernel'
 import { Barrier } from './barrier.js'
-import { CallClock } from './call-clock.js'
 import { CommitCursor } from './commit.js'
-import type { EmitEvent } from './events.js'
+import type { AgentEvents } from './events.js'
 import { PostGate, PreGate } from './gates.js'
-import { planBatch, type Mode, type Plan, type PlannedCall } from './plan.js'
+import { planBatch, type Plan } from './plan.js'
 import { ReadyQueue } from './ready-queue.js'
 import { substitute } from './references.js'
-import { resultEntry, type CallTiming, type NewSessionEntry } from './session.js'
+import { resultEntry, type NewSessionEntry } from './session.js'
+import { Slot, type SlotOwner } from './slot.js'
 import type { StageHooks } from './stage-hooks.js'
 import type { BatchTools } from './tool-access.js'
 
@@ -30,7 +30,7 @@ import type { BatchTools } from './tool-access.js'
 export interface BatchEnv {
   tools: BatchTools
   stages: StageHooks
-  emit: EmitEvent
+  events: AgentEvents
   agent: string
   turn: number
   maxParallel: number
@@ -49,27 +49,11 @@ export function runBatch(calls: readonly ToolCall[], env: BatchEnv): Promise<Bat
   return new Batch(calls, env).run()
 }
 
-type State = 'waiting' | 'queued' | 'started' | 'final' | 'abandoned'
-
-interface Slot {
-  readonly plan: PlannedCall
-  state: State
-  depsLeft: number
-  mode: Mode
-  args: unknown
-  inPool: boolean
-  inPre: boolean
-  controller?: AbortController
-  readonly clock: CallClock
-  timing?: CallTiming
-  result?: ToolExecutionResult
-}
-
-class Batch {
+class Batch implements SlotOwner {
   private readonly plan: Plan
   private readonly slots: Slot[]
   private readonly ready = new ReadyQueue()
-  private readonly pre = new PreGate()
+  private readonly pre: PreGate
   private readonly post: PostGate
   private readonly cursor: CommitCursor<ToolExecutionResult>
   private readonly barrier: Barrier
@@ -78,18 +62,15 @@ class Batch {
   private open: number
   private stopping = false
   private failure: Error | undefined
-  private readonly live = new Set<AbortController>()
   private done!: () => void
   private readonly finished = new Promise<void>((resolve) => { this.done = resolve })
 
   constructor(calls: readonly ToolCall[], private readonly env: BatchEnv) {
     this.plan = planBatch(calls, env.tools)
-    this.slots = this.plan.calls.map((plan) => ({
-      plan, state: 'waiting', depsLeft: plan.deps.length, mode: plan.mode, args: plan.args,
-      inPool: false, inPre: false, clock: new CallClock(),
-    }))
+    this.slots = this.plan.calls.map((plan) => new Slot(plan, this))
     this.barrier = new Barrier(calls.length, (i) => this.slots[i].mode !== 'parallel')
     this.open = calls.length
+    this.pre = new PreGate(calls.length)
     this.post = new PostGate(calls.length)
     this.cursor = new CommitCursor(calls.length, (index, result) => this.commit(index, result), (error) => this.fail(error))
   }
@@ -152,43 +133,42 @@ class Batch {
 
   /** Starts a call that runs: logs `tool/call`, waits for its pre turn, runs the pipeline. */
   private start(slot: Slot): void {
-    const index = slot.plan.index
     slot.state = 'started'
     slot.inPool = true
     this.inFlight++
     slot.inPre = true
-    this.pre.enqueue(index)
-    const options = this.optionsFor(slot)
-    const call = this.callOf(slot)
-    void this.launch(slot, call, async () => {
-      await this.pre.turn(index)
-      return this.env.tools.execute(call, options)
-    })
+    this.pre.enqueue(slot.plan.index)
+    void this.launch(slot)
   }
 
   /** Starts a call that will not run: it is logged, then settled with `code` by the kernel. */
   private settleEarly(slot: Slot, code: string, message: string): void {
     slot.state = 'started'
-    const options = this.optionsFor(slot)
-    const call = this.callOf(slot)
-    void this.launch(slot, call, () => this.env.tools.settle(call, code, message, options))
+    void this.launch(slot, code, message)
   }
 
-  private async launch(slot: Slot, call: ToolCall, run: () => Promise<ToolExecutionResult>): Promise<void> {
-    const { turn, agent } = this.env
+  /** Logs the call, then runs it (or, given a `code`, has the kernel settle it with that code). */
+  private async launch(slot: Slot, code?: string, message?: string): Promise<void> {
+    const { turn, agent, tools, events } = this.env
     const index = slot.plan.index
-    const at = slot.clock.start()
-    const mode = slot.mode === 'pending' ? {} : { mode: slot.mode }
-    try {
-      await this.env.log({ type: 'tool/call', turn, index, call: { id: call.id, name: call.name, arguments: call.arguments }, ...mode, at })
-    } catch (error) {
-      this.fail(error)
-      return this.guard(() => this.abandon(slot))
+    const call = this.callOf(slot)
+    const options = this.optionsFor(slot)
+    const entry: NewSessionEntry & { type: 'tool/call' } = {
+      type: 'tool/call', turn, index, call: { id: call.id, name: call.name, arguments: call.arguments }, at: slot.clock.start(),
     }
-    this.env.emit('agent/call-start', { agent, turn, index, id: call.id, name: call.name, arguments: call.arguments })
+    if (slot.mode !== 'pending') entry.mode = slot.mode
     let result: ToolExecutionResult
     try {
-      result = await run()
+      await this.env.log(entry)
+      if (events.listens('agent/call-start')) {
+        events.emit('agent/call-start', { agent, turn, index, id: call.id, name: call.name, arguments: call.arguments })
+      }
+      if (code !== undefined) {
+        result = await tools.settle(call, code, message!, options)
+      } else {
+        await this.pre.turn(index)
+        result = await tools.execute(call, options)
+      }
     } catch (error) {
       this.fail(error)
       return this.guard(() => this.abandon(slot))
@@ -202,10 +182,12 @@ class Batch {
     slot.result = result
     const timing = slot.timing = slot.clock.final()
     this.release(slot)
-    const { turn, agent } = this.env
-    this.env.emit('agent/call-end', {
-      agent, turn, index, id: call.id, name: call.name, result, durationMs: timing.finalAt - timing.startedAt, timing,
-    })
+    const { turn, agent, events } = this.env
+    if (events.listens('agent/call-end')) {
+      events.emit('agent/call-end', {
+        agent, turn, index, id: call.id, name: call.name, result, durationMs: timing.finalAt - timing.startedAt, timing,
+      })
+    }
     this.cursor.offer(index, result)
     for (const d of this.stopping ? [] : dependents) {
       const dependent = this.slots[d]
@@ -230,7 +212,12 @@ class Batch {
   /** The call is over: frees its pool slot, pre turn and post turn, moves the frontier. */
   private release(slot: Slot): void {
     this.open--
-    if (slot.controller) this.live.delete(slot.controller)
+    if (slot.controller) {
+      // Let the call's signal go now rather than with the batch (it is a sizeable object); the
+      // calls still holding one are the ones an abort must reach.
+      this.env.stages.unbind(slot.controller.signal)
+      slot.controller = undefined
+    }
     this.leavePre(slot)
     this.leavePool(slot)
     this.post.finish(slot.plan.index)
@@ -252,7 +239,7 @@ class Batch {
   /** The run's signal fired: started calls see it; unstarted ones are settled, not run. */
   private abort(): void {
     const reason = this.env.signal?.reason
-    for (const controller of this.live) controller.abort(reason)
+    for (const slot of this.slots) slot.controller?.abort(reason)
     if (this.stopping) return
     this.stopping = true
     this.ready.clear()
@@ -282,31 +269,41 @@ class Batch {
     }
   }
 
-  private async commit(index: number, result: ToolExecutionResult): Promise<void> {
+  private commit(index: number, result: ToolExecutionResult): Promise<unknown> {
     const slot = this.slots[index]
-    await this.env.log(resultEntry(this.env.turn, index, slot.plan.call.id, result, slot.timing))
+    const entry = resultEntry(this.env.turn, index, slot.plan.call.id, result, slot.timing)
+    entry.at = Date.now() // as the log would stamp it, but without it copying the entry to do so
+    return this.env.log(entry)
   }
 
   private callOf(slot: Slot): ToolCall {
     return { id: slot.plan.call.id, name: slot.plan.call.name, arguments: slot.args }
   }
 
+  /** The call's body began: its pre stage is over. */
+  bodyStarted(slot: Slot): void {
+    slot.clock.bodyStart()
+    this.leavePre(slot)
+  }
+
+  /** The call's body returned: its pool slot is free. */
+  bodyEnded(slot: Slot): void {
+    slot.clock.bodyEnd()
+    this.guard(() => this.leavePool(slot))
+  }
+
+  /** The call reached post-execute: resolves on its post turn (early when others depend on it). */
+  postTurn(slot: Slot): Promise<void> {
+    this.leavePre(slot)
+    this.guard(() => this.leavePool(slot))
+    return this.post.enter(slot.plan.index, slot.plan.dependents.length > 0)
+  }
+
   /** A fresh signal per call: it carries the run's abort, and tells the stage hooks which call this is. */
   private optionsFor(slot: Slot): ExecuteOptions {
     const controller = new AbortController()
     slot.controller = controller
-    this.live.add(controller)
-    const index = slot.plan.index
-    const early = slot.plan.dependents.length > 0
-    this.env.stages.bind(controller.signal, {
-      bodyStart: () => { slot.clock.bodyStart(); this.leavePre(slot) },
-      bodyEnd: () => { slot.clock.bodyEnd(); this.guard(() => this.leavePool(slot)) },
-      postTurn: () => {
-        this.leavePre(slot)
-        this.guard(() => this.leavePool(slot))
-        return this.post.enter(index, early)
-      },
-    })
-    return { signal: controller.signal, turn: this.env.turn, index, agent: this.env.agent }
+    this.env.stages.bind(controller.signal, slot)
+    return { signal: controller.signal, turn: this.env.turn, index: slot.plan.index, agent: this.env.agent }
   }
 }

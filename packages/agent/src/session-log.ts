@@ -13,6 +13,8 @@ import { buildMessages, lastTurn } from './transcript.js'
 export class SessionLog {
   private entries: SessionEntry[] = []
   private loaded = false
+  // The highest turn so far, kept up to date on every append rather than found by a scan.
+  private highestTurn = 0
 
   constructor(readonly store: SessionStore) {}
 
@@ -20,6 +22,7 @@ export class SessionLog {
   async open(): Promise<void> {
     if (this.loaded) return
     this.entries = (await this.store.load()).map((entry) => deepFreeze(entry))
+    this.highestTurn = lastTurn(this.entries)
     this.loaded = true
   }
 
@@ -30,6 +33,7 @@ export class SessionLog {
     let at = this.entries.length
     while (at > 0 && this.entries[at - 1].seq > stored.seq) at--
     this.entries.splice(at, 0, stored)
+    if (stored.turn !== undefined && stored.turn > this.highestTurn) this.highestTurn = stored.turn
     return stored
   }
 
@@ -40,7 +44,7 @@ export class SessionLog {
 
   /** The highest turn so far (0 for a new session). */
   get turn(): number {
-    return lastTurn(this.entries)
+    return this.highestTurn
   }
 
   /** The conversation, as the provider is shown it. */

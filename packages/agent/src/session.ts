@@ -83,7 +83,9 @@ export function memorySession(): SessionStore {
       return JSON.parse(JSON.stringify(entries))
     },
     async append(entry) {
-      const stored = deepFreeze({ ...entry, seq: entries.length + 1 } as SessionEntry)
+      // Object.assign, not a spread: V8 gave each spread copy of an entry a hidden class of its
+      // own (a few hundred bytes apiece, kept for the whole session); assign shares them.
+      const stored = deepFreeze(Object.assign({}, entry, { seq: entries.length + 1 }) as SessionEntry)
       entries.push(stored)
       return stored
     },
@@ -95,14 +97,15 @@ export function memorySession(): SessionStore {
  * facts plugins recorded (`result.meta`) and, for a call this process ran, its `timing`.
  */
 export function resultEntry(turn: number, index: number, callId: string, result: ToolExecutionResult, timing?: CallTiming): NewSessionEntry {
-  const code = result.isError ? result.error.info?.code : undefined
-  return {
+  const entry: NewSessionEntry & { type: 'tool/result' } = {
     type: 'tool/result', turn, index,
     message: { role: 'tool', toolCallId: callId, content: result.content, isError: result.isError },
-    ...(code ? { code } : {}),
-    ...(result.additionalContexts?.length ? { additionalContexts: result.additionalContexts } : {}),
-    ...(!result.isError && result.concludesTurn ? { concludesTurn: true as const } : {}),
-    ...(timing ? { timing } : {}),
-    ...(result.meta && Object.keys(result.meta).length > 0 ? { meta: result.meta } : {}),
   }
+  const code = result.isError ? result.error.info?.code : undefined
+  if (code) entry.code = code
+  if (result.additionalContexts?.length) entry.additionalContexts = result.additionalContexts
+  if (!result.isError && result.concludesTurn) entry.concludesTurn = true
+  if (timing) entry.timing = timing
+  if (result.meta && Object.keys(result.meta).length > 0) entry.meta = result.meta
+  return entry
 }

@@ -9,6 +9,7 @@ import type { ToolLookup } from './plan.js'
 
 /** The methods of `ctx.tools` a batch calls, as plain bound functions. */
 export interface BatchTools extends ToolLookup {
+  chain: ToolService['chain']
   execute: ToolService['execute']
   settle: ToolService['settle']
 }
@@ -17,6 +18,7 @@ export interface BatchTools extends ToolLookup {
 export function bindTools(ctx: Context): BatchTools {
   const service = ctx.tools
   return {
+    chain: service.chain.bind(service),
     execute: service.execute.bind(service),
     settle: service.settle.bind(service),
     executionMode: service.executionMode.bind(service),

@@ -4,7 +4,7 @@ import { settle } from './helpers.js'
 
 describe('PreGate', () => {
   it('lets calls through one at a time in the order they joined', async () => {
-    const gate = new PreGate()
+    const gate = new PreGate(3)
     const order: number[] = []
     for (const i of [2, 0, 1]) gate.enqueue(i)
     const turns = [0, 1, 2].map((i) => gate.turn(i).then(() => order.push(i)))
@@ -19,7 +19,7 @@ describe('PreGate', () => {
   })
 
   it('skips a call that leaves before its turn', async () => {
-    const gate = new PreGate()
+    const gate = new PreGate(3)
     for (const i of [0, 1, 2]) gate.enqueue(i)
     const third = gate.turn(2)
     gate.release(1)

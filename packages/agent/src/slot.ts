@@ -1,0 +1,54 @@
+/**
+ * One call of a batch, as the scheduler tracks it: its state, its arguments once substituted,
+ * its mode once classified, its controller while it runs, its clock and its final result. A
+ * slot is also the call's `StageCallbacks` (bound to its signal), so a started call needs no
+ * callback objects of its own: each stage hook just hands this slot to the batch that owns it.
+ */
+import type { ToolExecutionResult } from '@rein/kernel'
+import { CallClock } from './call-clock.js'
+import type { Mode, PlannedCall } from './plan.js'
+import type { CallTiming } from './session.js'
+import type { StageCallbacks } from './stage-hooks.js'
+
+/** Where a call is: not startable yet, ready, started (logged), final, or given up (a gap). */
+export type SlotState = 'waiting' | 'queued' | 'started' | 'final' | 'abandoned'
+
+/** What the batch does when a slot's stage hooks fire. */
+export interface SlotOwner {
+  bodyStarted(slot: Slot): void
+  bodyEnded(slot: Slot): void
+  postTurn(slot: Slot): Promise<void>
+}
+
+/** The scheduler's record of one call. */
+export class Slot implements StageCallbacks {
+  state: SlotState = 'waiting'
+  depsLeft: number
+  mode: Mode
+  args: unknown
+  inPool = false
+  inPre = false
+  /** Set while the call is started and not yet final: the controller of its signal. */
+  controller?: AbortController
+  readonly clock = new CallClock()
+  timing?: CallTiming
+  result?: ToolExecutionResult
+
+  constructor(readonly plan: PlannedCall, private readonly owner: SlotOwner) {
+    this.depsLeft = plan.deps.length
+    this.mode = plan.mode
+    this.args = plan.args
+  }
+
+  bodyStart(): void {
+    this.owner.bodyStarted(this)
+  }
+
+  bodyEnd(): void {
+    this.owner.bodyEnded(this)
+  }
+
+  postTurn(): Promise<void> {
+    return this.owner.postTurn(this)
+  }
+}
