@@ -24,7 +24,7 @@ export { defineTool, renderValue, type ToolDefinition, type JsonSchema } from '.
 export { ToolService, pluginName } from './service.js'
 export type { ApprovalService, Guard } from './pipeline.js'
 export { ToolDefinitionError } from './registry.js'
-export { failure, codeOf, isContent, isContentBlock } from './results.js'
+export { failure, codeOf, isContent, isContentBlock, finalizeContent } from './results.js'
 export { snapshot, deepFreeze, parseArguments } from './json.js'
 export { compose, PipelineError } from './compose.js'
 export { SchemaCompiler, renderErrors, type Validator } from './schema.js'

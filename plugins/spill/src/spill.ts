@@ -5,7 +5,7 @@
  * warns once); it never turns a result into an error and never blocks.
  */
 import { utf8Length } from '@rein/retention'
-import type { ContentBlock, PostExecuteHandler, ToolExecutionResult } from '@rein/kernel'
+import { finalizeContent, type ContentBlock, type PostExecuteHandler } from '@rein/kernel'
 import { capFor, type SpillConfig } from './config.js'
 import { buildPreview, capCanHoldNotice } from './preview.js'
 import { READ_SPILLED, type SavedSpill, type SpillStore } from './store.js'
@@ -16,14 +16,6 @@ export interface SpillDeps {
   store: () => SpillStore | undefined
   /** Logs `message` the first time `key` is seen, and never again for this plugin instance. */
   warnOnce: (key: string, message: string) => void
-}
-
-/** The content the model will see: a failure always starts with its `Error: ` line. */
-function visibleContent(result: ToolExecutionResult, content: ContentBlock[]): ContentBlock[] {
-  if (!result.isError) return content
-  const first = content[0]
-  if (first?.type === 'text' && first.text.startsWith('Error: ')) return content
-  return [{ type: 'text', text: `Error: ${result.error.message}` }, ...content]
 }
 
 /** Whether a store's answer to `save` has the promised shape (a foreign store might not). */
@@ -48,7 +40,8 @@ export function spillHandler({ config, store, warnOnce }: SpillDeps): PostExecut
     const decision = await next()
     if (decision.kind !== 'accept' || exec.name === READ_SPILLED) return decision
     const cap = capFor(config, exec.name)
-    const content = visibleContent(result, decision.content ?? result.content)
+    // What the model will see: the kernel's own last word (a failure starts with its `Error: ` line).
+    const content = finalizeContent({ ...result, content: decision.content ?? result.content }).content
     const text = joinedText(content)
     if (text === undefined || text.length <= cap / 3) return decision // 3 bytes per UTF-16 unit at most
     const totalBytes = utf8Length(text)
