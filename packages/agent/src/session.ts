@@ -8,7 +8,7 @@
  * when the call started), and `timing` (`CallTiming`) and `meta` (plugins' facts) on `tool/result`.
  */
 import {
-  deepFreeze, type ContentBlock, type ExecutionMode, type Json, type Message, type ToolExecutionResult, type ToolMessage,
+  codeOf, deepFreeze, type ContentBlock, type ExecutionMode, type Json, type Message, type ToolExecutionResult, type ToolMessage,
 } from '@rein/kernel'
 
 /** A call as it was started: the id and name the model gave, the arguments it ran with. */
@@ -101,7 +101,7 @@ export function resultEntry(turn: number, index: number, callId: string, result:
     type: 'tool/result', turn, index,
     message: { role: 'tool', toolCallId: callId, content: result.content, isError: result.isError },
   }
-  const code = result.isError ? result.error.info?.code : undefined
+  const code = codeOf(result)
   if (code) entry.code = code
   if (result.additionalContexts?.length) entry.additionalContexts = result.additionalContexts
   if (!result.isError && result.concludesTurn) entry.concludesTurn = true

@@ -3,7 +3,7 @@
  * call (`exec`), its frozen result and the pre-execute decision seen on the way in. Pure; the
  * record's arguments are redacted and long strings cut, its sizes are of the originals.
  */
-import type { Json, PreToolDecision, ToolExec, ToolExecutionResult } from '@rein/kernel'
+import { codeOf, type Json, type PreToolDecision, type ToolExec, type ToolExecutionResult } from '@rein/kernel'
 
 /** One line of the audit file. Absent fields are left out of the JSON. */
 export interface AuditRecord {
@@ -58,7 +58,7 @@ export function auditRecord(
     arguments: cut(options.redact(exec.arguments), options.maxStringLength),
     decision: decision ?? null,
     isError: result.isError,
-    code: result.isError ? result.error.info?.code : undefined,
+    code: codeOf(result),
     durationMs: Math.max(0, options.now - exec.startedAt),
     argBytes: Buffer.byteLength(JSON.stringify(exec.arguments), 'utf8'),
     resultBytes: contentBytes(result),

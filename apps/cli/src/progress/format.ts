@@ -3,11 +3,11 @@
  * preview, the outcome word (`ok` or the error code), durations, and the notes a person
  * wants on a finished call (retried, cache hit, spilled, why it failed). Pure functions.
  */
-import type { Json, ToolExecutionResult } from '@rein/kernel'
+import { codeOf, type Json, type ToolExecutionResult } from '@rein/kernel'
 
 /** `ok`, or the failure's code (`TOOL_FAILED` when a failure carries none). */
 export function outcomeOf(result: ToolExecutionResult): string {
-  return result.isError ? result.error.info?.code ?? 'TOOL_FAILED' : 'ok'
+  return result.isError ? codeOf(result) ?? 'TOOL_FAILED' : 'ok'
 }
 
 /** Arguments as compact one-line JSON, at most `max` characters. A raw JSON string is parsed first. */
