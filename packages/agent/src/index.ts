@@ -12,6 +12,8 @@ export {
   type CallTiming,
 } from './session.js'
 export { jsonlSession } from './jsonl-session.js'
+export { parseSessionLog, readSession, SessionLogError, type SessionLogContents } from './session-file.js'
+export { sessionEntryProblem } from './session-entry.js'
 export { buildMessages, unanswered, type Unanswered } from './transcript.js'
 export { runBatch, type BatchEnv, type BatchOutcome } from './scheduler.js'
 export { planBatch, type Plan, type PlannedCall, type Mode, type ToolLookup } from './plan.js'

@@ -3,11 +3,19 @@
  * entry queued while a write is in flight goes out in the next single write, followed by
  * one fdatasync, and each append resolves only after the sync that covers it. So a `tool/call`
  * is on disk before its body runs, and the file survives `kill -9` at any instant: a torn
- * last line (a write cut short) was never acknowledged and is cut off when the file is opened.
+ * last line (a write cut short) was never acknowledged and is cut off, by byte count, when the
+ * file is opened. Any other damage refuses the whole file, which is then left as it is. The
+ * file is created 0600 and the folders made for it 0700: it holds the transcript, secrets the
+ * model saw included.
  */
-import { mkdir, open, readFile, type FileHandle } from 'node:fs/promises'
+import { chmod, mkdir, open, readFile, type FileHandle } from 'node:fs/promises'
 import { dirname } from 'node:path'
 import type { NewSessionEntry, SessionEntry, SessionStore } from './session.js'
+import { newEntryProblem } from './session-entry.js'
+import { parseSessionLog } from './session-file.js'
+
+const FILE_MODE = 0o600
+const FOLDER_MODE = 0o700
 
 interface Pending {
   entry: NewSessionEntry
@@ -15,20 +23,26 @@ interface Pending {
   reject: (error: unknown) => void
 }
 
-/** A session stored in the file at `path` (created, with its folder, when missing). */
+/**
+ * A session stored in the file at `path` (created 0600, with its missing folders 0700). Opening
+ * it throws `SessionLogError` (`<file>:<line>: <what is wrong>`) when a line is damaged.
+ */
 export function jsonlSession(path: string): SessionStore {
   let handle: FileHandle | undefined
   let opening: Promise<void> | undefined
   let lastSeq = 0
   let broken: Error | undefined
+  // The last entry on disk lacks its newline (a write stopped just before it): write one first.
+  let newlineFirst = false
   let flushing: Promise<void> | undefined
   const queue: Pending[] = []
 
   const openOnce = () => opening ??= (async () => {
-    await mkdir(dirname(path), { recursive: true })
-    const { entries, validBytes, totalBytes } = parse(path, await readText(path))
+    await makeFolders(dirname(path))
+    const { entries, validBytes, totalBytes, unterminated } = parseSessionLog(await readBytes(path), path)
     lastSeq = entries.at(-1)?.seq ?? 0
-    handle = await open(path, 'a')
+    newlineFirst = unterminated
+    handle = await openForAppend(path)
     if (validBytes < totalBytes) await handle.truncate(validBytes)
   })()
 
@@ -42,8 +56,10 @@ export function jsonlSession(path: string): SessionStore {
       }
       const stored = batch.map((p) => ({ ...p.entry, seq: ++lastSeq }) as SessionEntry)
       try {
-        await handle!.write(stored.map((entry) => `${JSON.stringify(entry)}\n`).join(''))
+        const lines = stored.map((entry) => `${JSON.stringify(entry)}\n`).join('')
+        await handle!.write(newlineFirst ? `\n${lines}` : lines)
         await handle!.datasync()
+        newlineFirst = false
       } catch (error) {
         broken = new Error(`session file ${path} can no longer be written (${(error as Error).message}); ` +
           'nothing after the failed write was stored', { cause: error })
@@ -68,9 +84,12 @@ export function jsonlSession(path: string): SessionStore {
     async load() {
       await openOnce()
       while (flushing) await flushing
-      return parse(path, await readText(path)).entries
+      return parseSessionLog(await readBytes(path), path).entries
     },
     append(entry) {
+      // Never write a line that could not be read back: it would refuse the whole file later.
+      const problem = newEntryProblem(entry)
+      if (problem !== undefined) return Promise.reject(new Error(`session entry not appended to ${path}: ${problem}`))
       return new Promise<SessionEntry>((resolve, reject) => {
         queue.push({ entry, resolve, reject })
         kick()
@@ -85,27 +104,47 @@ export function jsonlSession(path: string): SessionStore {
   }
 }
 
-async function readText(path: string): Promise<string> {
+async function readBytes(path: string): Promise<Buffer> {
   try {
-    return await readFile(path, 'utf8')
+    return await readFile(path)
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return ''
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return Buffer.alloc(0)
     throw error
   }
 }
 
-/** Parses complete lines; a last line without its newline is a torn write and is left out. */
-function parse(path: string, text: string) {
-  const end = text.lastIndexOf('\n') + 1
-  const entries: SessionEntry[] = []
-  const lines = text.slice(0, end).split('\n')
-  lines.pop()
-  lines.forEach((line, i) => {
-    try {
-      entries.push(JSON.parse(line) as SessionEntry)
-    } catch {
-      throw new Error(`${path}:${i + 1}: not a JSON session entry; the file is damaged (restore it, or move it aside to start afresh)`)
-    }
-  })
-  return { entries, validBytes: Buffer.byteLength(text.slice(0, end)), totalBytes: Buffer.byteLength(text) }
+/**
+ * Creates `folder` and its missing parents, one at a time, each made exactly 0700 (mkdir's mode
+ * is narrowed by the umask, and a parent must be usable before its child can be made). A folder
+ * that exists is left as it is.
+ */
+async function makeFolders(folder: string): Promise<void> {
+  try {
+    await mkdir(folder, { mode: FOLDER_MODE })
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code
+    if (code === 'EEXIST') return
+    if (code !== 'ENOENT' || dirname(folder) === folder) throw error
+    await makeFolders(dirname(folder))
+    return makeFolders(folder)
+  }
+  await chmod(folder, FOLDER_MODE)
+}
+
+/** Opens `path` to append; a file this creates is made 0600 (exactly, whatever the umask). An existing file keeps its mode. */
+async function openForAppend(path: string): Promise<FileHandle> {
+  let created: FileHandle
+  try {
+    created = await open(path, 'ax', FILE_MODE)
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return open(path, 'a')
+    throw error
+  }
+  try {
+    await created.chmod(FILE_MODE)
+  } catch (error) {
+    await created.close()
+    throw error
+  }
+  return created
 }

@@ -3,10 +3,13 @@
  * which the conversation is rebuilt. Every entry goes to the store first and reaches the
  * mirror only once the store holds it, so the agent never shows what the log does not have.
  * Every entry it appends carries `at` (ms since the epoch): the time given, else the moment
- * `append` was called, so any store, and every entry (repairs included), gets one.
+ * `append` was called, so any store, and every entry (repairs included), gets one. What a
+ * store loads is checked entry by entry (shape and `seq` order) before the agent uses any of
+ * it, whichever store it is: a damaged session ends the run `error`, never a broken transcript.
  */
 import { deepFreeze, type Message } from '@rein/kernel'
 import type { NewSessionEntry, SessionEntry, SessionStore } from './session.js'
+import { sessionEntryProblem } from './session-entry.js'
 import { buildMessages, lastTurn } from './transcript.js'
 
 /** The session of one agent: writes go through the store, reads come from the mirror. */
@@ -18,10 +21,11 @@ export class SessionLog {
 
   constructor(readonly store: SessionStore) {}
 
-  /** Reads the store once, on the agent's first run. */
+  /** Reads the store once, on the agent's first run; throws, keeping nothing, when an entry is not valid. */
   async open(): Promise<void> {
     if (this.loaded) return
-    this.entries = (await this.store.load()).map((entry) => deepFreeze(entry))
+    const entries = checked(await this.store.load())
+    this.entries = entries.map((entry) => deepFreeze(entry))
     this.highestTurn = lastTurn(this.entries)
     this.loaded = true
   }
@@ -51,4 +55,14 @@ export class SessionLog {
   messages(): Message[] {
     return buildMessages(this.entries)
   }
+}
+
+/** The entries a store loaded, once each is known to be valid and in `seq` order. */
+function checked(loaded: unknown): SessionEntry[] {
+  if (!Array.isArray(loaded)) throw new Error('the session store\'s load() did not resolve an array of entries')
+  loaded.forEach((entry, i) => {
+    const problem = sessionEntryProblem(entry, i === 0 ? undefined : (loaded[i - 1] as SessionEntry).seq)
+    if (problem !== undefined) throw new Error(`session entry ${i + 1} of ${loaded.length}, as the store loaded it: ${problem}`)
+  })
+  return loaded
 }

@@ -1,12 +1,15 @@
-import { appendFile, mkdtemp, readFile, writeFile } from 'node:fs/promises'
+import fc from 'fast-check'
+import { statSync } from 'node:fs'
+import { appendFile, chmod, mkdtemp, readFile, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { defineTool } from '@rein/kernel'
 import { callMessage, scripted, toolCall } from '@rein/testing'
-import { createAgent, jsonlSession } from '../src/index.js'
+import { createAgent, jsonlSession, type NewSessionEntry } from '../src/index.js'
 import { kernelContext } from './helpers.js'
 import { testSessionStore } from './session-contract.js'
+import { batchEntries, batchLines, line, logArb, tornTailArb } from './session-logs.js'
 
 const tempFile = async () => join(await mkdtemp(join(tmpdir(), 'rein-jsonl-')), 'nested', 'session.jsonl')
 
@@ -68,5 +71,181 @@ describe('jsonlSession', () => {
     const store = jsonlSession(join(file, 'session.jsonl'))
     await expect(store.append({ type: 'turn/end', turn: 1, outcome: 'committed' })).rejects.toThrow()
     await expect(store.append({ type: 'turn/end', turn: 2, outcome: 'committed' })).rejects.toThrow()
+  })
+})
+
+const modeOf = (path: string) => statSync(path).mode & 0o777
+
+/** Runs `body` with the process umask set to `mask`, then restores it. */
+async function withUmask<T>(mask: number, body: () => Promise<T>): Promise<T> {
+  const before = process.umask(mask)
+  try {
+    return await body()
+  } finally {
+    process.umask(before)
+  }
+}
+
+describe('jsonlSession file modes (the log holds the transcript, secrets the model saw included)', () => {
+  it('creates the file 0600 and every folder it makes 0700, even under a permissive umask', async () => {
+    const root = await mkdtemp(join(tmpdir(), 'rein-jsonl-'))
+    const path = join(root, 'a', 'b', 'session.jsonl')
+    await withUmask(0, async () => {
+      const store = jsonlSession(path)
+      await store.append({ type: 'turn/end', turn: 1, outcome: 'committed' })
+      await store.close?.()
+    })
+    expect([modeOf(join(root, 'a')), modeOf(join(root, 'a', 'b')), modeOf(path)]).toEqual([0o700, 0o700, 0o600])
+  })
+
+  it('gives them exactly those modes when the umask removes the owner\'s own bits', async () => {
+    const root = await mkdtemp(join(tmpdir(), 'rein-jsonl-'))
+    const path = join(root, 'a', 'b', 'session.jsonl')
+    await withUmask(0o377, async () => {
+      const store = jsonlSession(path)
+      await store.append({ type: 'turn/end', turn: 1, outcome: 'committed' })
+      await store.close?.()
+    })
+    expect([modeOf(join(root, 'a')), modeOf(join(root, 'a', 'b')), modeOf(path)]).toEqual([0o700, 0o700, 0o600])
+  })
+
+  it('leaves the mode of a file and folder that already exist as it is', async () => {
+    const root = await mkdtemp(join(tmpdir(), 'rein-jsonl-'))
+    const path = join(root, 'session.jsonl')
+    await chmod(root, 0o755)
+    await writeFile(path, line({ type: 'turn/end', turn: 1, outcome: 'committed' }, 1), { mode: 0o644 })
+    await chmod(path, 0o644)
+    const store = jsonlSession(path)
+    await store.append({ type: 'turn/end', turn: 2, outcome: 'committed' })
+    await store.close?.()
+    expect([modeOf(root), modeOf(path)]).toEqual([0o755, 0o644])
+  })
+})
+
+/** A session file holding `text` (or bytes); `load` must refuse it with `problem` at `line`, leaving it as it was. */
+async function expectDamage(content: string | Buffer, lineNo: number, problem: string) {
+  const path = join(await mkdtemp(join(tmpdir(), 'rein-damage-')), 'session.jsonl')
+  await writeFile(path, content)
+  const store = jsonlSession(path)
+  const error = await store.load().then(() => undefined, (e: Error) => e)
+  expect(error?.message).toBe(`${path}:${lineNo}: ${problem}`)
+  await expect(store.append({ type: 'turn/end', turn: 9, outcome: 'committed' })).rejects.toThrow(`${path}:${lineNo}: `)
+  await store.close?.()
+  expect(await readFile(path)).toEqual(Buffer.from(content))
+}
+
+const whole = () => batchLines().join('')
+
+describe('jsonlSession on a damaged log: the file is refused, naming file and line, and left unchanged', () => {
+  it('an appended null line', () =>
+    expectDamage(`${whole()}null\n`, 6, 'entry is null, expected an object with "seq" and "type"'))
+
+  it('a message entry without its message', () =>
+    expectDamage(`${whole()}{"seq":6,"type":"message","turn":2}\n`, 6, '"message" is missing, expected a message object with a "role"'))
+
+  it('an assistant message with toolCalls: [null]', () =>
+    expectDamage(`${whole()}${line({ type: 'message', turn: 2, message: { role: 'assistant', content: '', toolCalls: [null] } }, 6)}`, 6,
+      '"message.toolCalls[0]" must be a tool call object with string "id" and "name", got null'))
+
+  it('a string turn', () =>
+    expectDamage(`${whole()}${line({ type: 'turn/end', turn: '2', outcome: 'committed' }, 6)}`, 6,
+      '"turn" must be a whole number of at least 1, got a string'))
+
+  it('two lines swapped (seq out of order)', () => {
+    const lines = batchLines();
+    [lines[2], lines[3]] = [lines[3], lines[2]]
+    return expectDamage(lines.join(''), 3, '"seq" is 4, expected 3 (one more than the entry before it)')
+  })
+
+  it('a line taken out (a gap in seq)', () => {
+    const lines = batchLines()
+    lines.splice(1, 1)
+    return expectDamage(lines.join(''), 2, '"seq" is 3, expected 2 (one more than the entry before it)')
+  })
+
+  it('an entry of an unknown type', () =>
+    expectDamage(`${whole()}{"seq":6,"type":"note","text":"hi"}\n`, 6,
+      '"type" is "note", expected "message", "tool/call", "tool/result" or "turn/end"'))
+
+  it('a tool/result whose message is not a tool result', () =>
+    expectDamage(`${whole()}${line({ type: 'tool/result', turn: 1, index: 1, message: { role: 'tool', toolCallId: 'c2', content: 'text' } }, 6)}`, 6,
+      '"message.content" must be an array of content blocks, got a string'))
+
+  it('a torn line that is not the last (damage, not a tear)', () => {
+    const lines = batchLines()
+    lines[3] = `${lines[3].slice(0, 20)}\n`
+    return expectDamage(lines.join(''), 4, 'not a JSON session entry (the line is not valid JSON)')
+  })
+
+  it('a line with invalid UTF-8 that parses, followed by a torn tail (no truncation at all)', () => {
+    const lines = batchLines().map((l) => Buffer.from(l))
+    lines[2][lines[2].indexOf('"path":"a"') + 8] = 0xc3 // the "a" becomes a lone lead byte
+    expect(JSON.parse(lines[2].toString('utf8'))).toMatchObject({ seq: 3, call: { arguments: { path: '\ufffd' } } })
+    return expectDamage(Buffer.concat([...lines, Buffer.from('{"seq":6,"ty')]), 3, 'not valid UTF-8 text')
+  })
+})
+
+describe('jsonlSession repairs a torn last line by byte count', () => {
+  it('cuts any torn tail off a valid log, leaving exactly the valid prefix, byte for byte', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'rein-torn-'))
+    let run = 0
+    await fc.assert(fc.asyncProperty(logArb, tornTailArb, async ({ stored, bytes }, tail) => {
+      const path = join(dir, `${run++}.jsonl`)
+      await writeFile(path, Buffer.concat([bytes, tail]))
+      const store = jsonlSession(path)
+      expect(await store.load()).toEqual(stored)
+      await store.close?.()
+      expect(await readFile(path)).toEqual(bytes)
+    }), { numRuns: 60 })
+  })
+
+  it('appends after the cut, numbering on from the last whole entry', async () => {
+    const path = join(await mkdtemp(join(tmpdir(), 'rein-torn-')), 'session.jsonl')
+    await writeFile(path, Buffer.concat([Buffer.from(whole()), Buffer.from('{"seq":6,"message":"ä'), Buffer.from([0xe2, 0x9c])]))
+    const store = jsonlSession(path)
+    expect((await store.append({ type: 'turn/end', turn: 2, outcome: 'committed' })).seq).toBe(6)
+    await store.close?.()
+    expect(await readFile(path, 'utf8')).toBe(whole() + line({ type: 'turn/end', turn: 2, outcome: 'committed' }, 6))
+  })
+
+  it('keeps a whole last entry that lacks only its newline, and writes the newline before appending', async () => {
+    const path = join(await mkdtemp(join(tmpdir(), 'rein-torn-')), 'session.jsonl')
+    await writeFile(path, whole().slice(0, -1))
+    const store = jsonlSession(path)
+    expect((await store.load()).map((e) => e.seq)).toEqual([1, 2, 3, 4, 5])
+    expect(await readFile(path, 'utf8')).toBe(whole().slice(0, -1))
+    await store.append({ type: 'turn/end', turn: 2, outcome: 'committed' })
+    await store.close?.()
+    expect(await readFile(path, 'utf8')).toBe(whole() + line({ type: 'turn/end', turn: 2, outcome: 'committed' }, 6))
+  })
+})
+
+describe('jsonlSession appends only what it can read back', () => {
+  it('rejects an entry that is not valid, writing nothing and keeping later appends', async () => {
+    const path = join(await mkdtemp(join(tmpdir(), 'rein-jsonl-')), 'session.jsonl')
+    const store = jsonlSession(path)
+    const bad = { type: 'message', turn: 1 } as unknown as NewSessionEntry
+    await expect(store.append(bad)).rejects.toThrow(
+      `session entry not appended to ${path}: "message" is missing, expected a message object with a "role"`)
+    expect((await store.append(batchEntries[0])).seq).toBe(1)
+    await store.close?.()
+    expect(await readFile(path, 'utf8')).toBe(line(batchEntries[0], 1))
+  })
+})
+
+describe('an agent on a damaged session log', () => {
+  it('ends the run error with <file>:<line>: <problem>, asks the model nothing and leaves the file as it is', async () => {
+    const path = join(await mkdtemp(join(tmpdir(), 'rein-damage-')), 'session.jsonl')
+    const content = `${whole()}null\n`
+    await writeFile(path, content)
+    const provider = scripted([])
+    const agent = createAgent(await kernelContext(), { provider, session: jsonlSession(path) })
+    const outcome = await agent.run('continue')
+    expect(outcome.kind).toBe('error')
+    expect(outcome.error?.message).toBe(`${path}:6: entry is null, expected an object with "seq" and "type"`)
+    expect(outcome.messages).toEqual([])
+    expect(provider.requests).toHaveLength(0)
+    expect((await agent.run('again')).kind).toBe('error')
+    expect(await readFile(path, 'utf8')).toBe(content)
   })
 })

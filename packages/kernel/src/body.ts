@@ -7,8 +7,10 @@ import { ABORTED, INVALID_TOOL_OUTPUT, Messages, RENDER_FAILED, TOOL_FAILED } fr
 import { renderValue } from './define-tool.js'
 import { snapshot } from './json.js'
 import type { RegisteredTool } from './registry.js'
-import { failure, isContent } from './results.js'
-import type { ContentBlock, ToolExec, ToolExecutionResult } from './types.js'
+import { messageOf, stringProperty } from './hostile.js'
+import { contentOf, trusted } from './normalize.js'
+import { failure } from './results.js'
+import type { ToolExec, ToolExecutionResult } from './types.js'
 
 /** Runs `tool`'s body for `exec` (with the signal currently on `exec`). */
 export async function runBody(tool: RegisteredTool, exec: ToolExec): Promise<ToolExecutionResult> {
@@ -28,34 +30,27 @@ export async function runBody(tool: RegisteredTool, exec: ToolExec): Promise<Too
     return failure(INVALID_TOOL_OUTPUT,
       `tool "${exec.name}" returned a value that does not fit its output schema: ${problems.join('; ')}`)
   }
-  let content: ContentBlock[]
+  let rendered: unknown
   try {
-    content = definition.output?.render ? definition.output.render(exec.arguments, snap.value) : renderValue(snap.value)
+    rendered = definition.output?.render ? definition.output.render(exec.arguments, snap.value) : renderValue(snap.value)
   } catch (error) {
     return failure(RENDER_FAILED, `rendering the result of "${exec.name}" failed: ${messageOf(error)}`)
   }
-  if (!isContent(content)) {
-    return failure(RENDER_FAILED, `render of "${exec.name}" must return an array of content blocks`)
+  const content = contentOf(rendered, 'content')
+  if (typeof content === 'string') {
+    return failure(RENDER_FAILED, `render of "${exec.name}" must return an array of content blocks (${content})`)
   }
-  return definition.concludesTurn
+  return trusted(definition.concludesTurn
     ? { isError: false, value: snap.value, content, concludesTurn: true }
-    : { isError: false, value: snap.value, content }
+    : { isError: false, value: snap.value, content })
 }
 
 /** A body's throw as a result: the abort itself is `ABORTED`; otherwise the error's own code or `TOOL_FAILED`. */
 function thrown(error: unknown, exec: ToolExec): ToolExecutionResult {
   const signal = exec.signal
-  if (signal.aborted && (error === signal.reason || (error as Error | undefined)?.name === 'AbortError')) {
+  if (signal.aborted && (error === signal.reason || stringProperty(error, 'name') === 'AbortError')) {
     return failure(ABORTED, Messages.aborted)
   }
-  const code = (error as { code?: unknown } | undefined)?.code
-  const name = (error as Error | undefined)?.name
-  return failure(typeof code === 'string' && code ? code : TOOL_FAILED, messageOf(error),
-    typeof name === 'string' && name !== 'Error' ? name : undefined)
-}
-
-/** The message of anything thrown. */
-export function messageOf(error: unknown): string {
-  if (error instanceof Error) return error.message || error.name
-  return String(error)
+  const name = stringProperty(error, 'name')
+  return failure(stringProperty(error, 'code') ?? TOOL_FAILED, messageOf(error), name !== 'Error' ? name : undefined)
 }

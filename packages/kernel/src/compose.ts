@@ -4,6 +4,7 @@
  * returns something that is not a decision, or calls `next()` when it must not, becomes a
  * `PipelineError` carrying the stage and the plugin's name.
  */
+import { messageOf } from './hostile.js'
 import type { Stage } from './hooks.js'
 
 /** A handler in a chain, and who registered it. */
@@ -32,13 +33,30 @@ export type Reentry = 'once' | 'sequential'
 export interface ComposeOptions<A extends unknown[], R> {
   stage: Stage
   reentry: Reentry
-  /** Says what is wrong with a handler's return value, or undefined when it is acceptable. */
-  check: (value: R) => string | undefined
+  /**
+   * Reads a handler's return value once: the value (or a checked copy of it) the chain goes
+   * on with, or an `Invalid` saying what is wrong with it.
+   */
+  check: (value: unknown) => R | Invalid
   /** The arguments each `next()` call hands inward (default: the same ones). */
   fork?: (args: A) => A
 }
 
 type Handler<A extends unknown[], R> = (...args: [...A, () => Promise<R>]) => Promise<R>
+
+/** What a chain's `check` answers for a return value it refuses. */
+export class Invalid {
+  constructor(readonly problem: string) {}
+}
+
+/** `error instanceof PipelineError`, false for a value whose prototype cannot be read. */
+function isPipelineError(error: unknown): error is PipelineError {
+  try {
+    return error instanceof PipelineError
+  } catch {
+    return false
+  }
+}
 
 /** Composes `entries` around `inner`. The returned function rejects only with `PipelineError`. */
 export function compose<A extends unknown[], R>(
@@ -67,19 +85,18 @@ export function compose<A extends unknown[], R>(
           pending = false
         }
       }
-      let value: R
+      let value: unknown
       try {
         value = await entry.handler.call(entry.owner, ...args, next)
       } catch (error) {
-        if (error instanceof PipelineError) throw error
-        const message = error instanceof Error ? error.message : String(error)
-        throw new PipelineError(stage, entry.plugin, `plugin "${entry.plugin}" failed in ${stage}: ${message}`, { cause: error })
+        if (isPipelineError(error)) throw error
+        throw new PipelineError(stage, entry.plugin, `plugin "${entry.plugin}" failed in ${stage}: ${messageOf(error)}`, { cause: error })
       }
-      const problem = check(value)
-      if (problem !== undefined) {
-        throw new PipelineError(stage, entry.plugin, `plugin "${entry.plugin}" returned an invalid value from ${stage}: ${problem}`)
+      const checked = check(value)
+      if (checked instanceof Invalid) {
+        throw new PipelineError(stage, entry.plugin, `plugin "${entry.plugin}" returned an invalid value from ${stage}: ${checked.problem}`)
       }
-      return value
+      return checked
     }
     return dispatch(0, initial)
   }

@@ -6,14 +6,17 @@
  */
 import type { Context } from 'cordis'
 import { ToolService } from './service.js'
+import type { KernelConfig } from './config.js'
 
 /** The cordis plugin name. */
 export const name = 'tools'
 
 /** Provides `ctx.tools`. */
-export function apply(ctx: Context) {
-  ctx.plugin(ToolService)
+export function apply(ctx: Context, config?: KernelConfig) {
+  ctx.plugin(ToolService, config)
 }
+
+export { Config, DEFAULT_ABANDON_AFTER_MS, type KernelConfig } from './config.js'
 
 export * from './codes.js'
 export * from './types.js'
@@ -26,5 +29,7 @@ export type { ApprovalService, Guard } from './pipeline.js'
 export { ToolDefinitionError } from './registry.js'
 export { failure, codeOf, isContent, isContentBlock, finalizeContent } from './results.js'
 export { snapshot, deepFreeze, parseArguments } from './json.js'
-export { compose, PipelineError } from './compose.js'
+export { compose, Invalid, PipelineError } from './compose.js'
 export { SchemaCompiler, renderErrors, type Validator } from './schema.js'
+export { startupProblemOf, startupProblems, closedMessage, type StartupProblem } from './startup.js'
+export { messageOf } from './hostile.js'

@@ -3,13 +3,28 @@
  * must survive a JSON round trip unchanged; `snapshot` proves that by rebuilding it from plain
  * parts, and freezes the copy so nothing downstream can change what the model was shown.
  */
+import { messageOf } from './hostile.js'
 import type { Json } from './types.js'
 
 /** Either the frozen copy, or the first place where the value is not lossless JSON. */
 export type Snapshot = { ok: true, value: Json } | { ok: false, problem: string }
 
-/** Copies and deep-freezes `value` if it is lossless JSON; otherwise says where it is not. */
-export function snapshot(value: unknown): Snapshot {
+/** Containers `snapshot` built itself: already frozen lossless copies, returned as they are. */
+const copies = new WeakSet<object>()
+
+/** The problem of an argument object with an own `__proto__` key (DESIGN.md §6.1). */
+export const PROTO_KEY_PROBLEM = 'arguments may not contain the key "__proto__"'
+
+/**
+ * Copies and deep-freezes `value` if it is lossless JSON; otherwise says where it is not.
+ * Total: a getter or proxy trap that throws is a problem, never an exception. A `__proto__`
+ * key stays an own data property of the copy (assigning it would set the prototype instead);
+ * with `arguments: true` it is refused, since arguments are own data only.
+ */
+export function snapshot(value: unknown, options?: { arguments?: boolean }): Snapshot {
+  const refuseProto = options?.arguments === true
+  // A copy may hold a `__proto__` key as data, so arguments are always walked.
+  if (!refuseProto && typeof value === 'object' && value !== null && copies.has(value)) return { ok: true, value: value as Json }
   const seen = new Set<object>()
   let problem = ''
   const copy = (v: unknown, path: string): Json | undefined => {
@@ -23,6 +38,7 @@ export function snapshot(value: unknown): Snapshot {
         return undefined
       case 'object': {
         if (v === null) return null
+        if (!refuseProto && copies.has(v)) return v as Json
         if (seen.has(v)) {
           problem = `${path || 'value'}: circular reference`
           return undefined
@@ -30,14 +46,16 @@ export function snapshot(value: unknown): Snapshot {
         const proto = Object.getPrototypeOf(v)
         if (Array.isArray(v)) {
           seen.add(v)
-          const out: Json[] = new Array(v.length)
-          for (let i = 0; i < v.length; i++) {
+          const length = v.length
+          const out: Json[] = new Array(length)
+          for (let i = 0; i < length; i++) {
             const item = copy(v[i], `${path}/${i}`)
             if (item === undefined) return undefined
             out[i] = item
           }
           seen.delete(v)
-          return Object.freeze(out) as Json
+          copies.add(Object.freeze(out))
+          return out as Json
         }
         if (proto !== Object.prototype && proto !== null) {
           const kind = (v as object).constructor?.name ?? 'object'
@@ -47,20 +65,30 @@ export function snapshot(value: unknown): Snapshot {
         seen.add(v)
         const out: { [key: string]: Json } = {}
         for (const key of Object.keys(v)) {
+          if (key === '__proto__' && refuseProto) {
+            problem = path ? `${PROTO_KEY_PROBLEM} (found in ${path})` : PROTO_KEY_PROBLEM
+            return undefined
+          }
           const item = copy((v as Record<string, unknown>)[key], `${path}/${key}`)
           if (item === undefined) return undefined
-          out[key] = item
+          if (key === '__proto__') Object.defineProperty(out, key, { value: item, enumerable: true, writable: true, configurable: true })
+          else out[key] = item
         }
         seen.delete(v)
-        return Object.freeze(out)
+        copies.add(Object.freeze(out))
+        return out
       }
       default:
         problem = `${path || 'value'}: ${typeof v} is not JSON`
         return undefined
     }
   }
-  const result = copy(value, '')
-  return result === undefined ? { ok: false, problem } : { ok: true, value: result }
+  try {
+    const result = copy(value, '')
+    return result === undefined ? { ok: false, problem } : { ok: true, value: result }
+  } catch (error) {
+    return { ok: false, problem: `the value could not be read (${messageOf(error)})` }
+  }
 }
 
 /** Freezes an object tree in place (plain objects and arrays); returns it. */

@@ -4,18 +4,23 @@
  * A deny is final: nothing after it can produce a success, and guards run after every allow.
  * The caller's signal is checked before pre-execute and again just before the body.
  */
-import { runBody, messageOf } from './body.js'
+import { ABORTED_FIRST, settleWithin, untilAborted } from './abandon.js'
+import { runBody } from './body.js'
 import type { Chains } from './chains.js'
 import {
   ABORTED, ABORTED_BEFORE_DISPATCH, INVALID_ARGS, Messages, PIPELINE_FAILED, TOOL_BLOCKED, TOOL_DENIED,
   TOOL_NOT_STARTED, TOOL_OUTCOME_UNKNOWN, UNKNOWN_TOOL,
 } from './codes.js'
-import { compose, PipelineError, type ChainEntry } from './compose.js'
-import { deepFreeze, parseArguments, snapshot } from './json.js'
+import { compose, Invalid, PipelineError, type ChainEntry } from './compose.js'
+import { CALL, makeExec, viewOf, type Exec } from './exec.js'
+import { messageOf, readSafely } from './hostile.js'
+import { deepFreeze, parseArguments, snapshot, type Snapshot } from './json.js'
+import { postDecisionOf, preDecisionOf, resultOf, trusted } from './normalize.js'
 import type { RegisteredTool, ToolRegistry } from './registry.js'
-import { failure, finalizeContent, isContent, resultProblem } from './results.js'
+import { failure, finalizeContent } from './results.js'
+import { closedMessage, type StartupProblem } from './startup.js'
 import type {
-  ExecuteOptions, Json, PostToolDecision, PreToolDecision, ProgressInfo, ToolCall, ToolExec, ToolExecutionResult,
+  ExecuteOptions, Json, PostToolDecision, PreToolDecision, ToolCall, ToolExec, ToolExecutionResult,
 } from './types.js'
 
 /** Answers an `ask`. The contract of `ctx.approval` (DESIGN.md §2). */
@@ -32,6 +37,10 @@ export interface PipelineDeps {
   guards: readonly ChainEntry<Guard>[]
   approval: () => ApprovalService | undefined
   warn: (message: string) => void
+  /** The plugins of the app that did not start; while there is one, no call runs. */
+  startup: () => readonly StartupProblem[]
+  /** How long after the caller's abort a call is given up on, whatever its plugins and body do. */
+  abandonAfterMs: number
 }
 
 /** Codes a scheduler may settle a call with, and whether post-execute still runs for them. */
@@ -42,25 +51,24 @@ const RUNS_POST: Record<string, boolean> = {
   [PIPELINE_FAILED]: false,
 }
 
-const TOOL = Symbol('rein.tool')
-type Exec = ToolExec & { [TOOL]?: RegisteredTool }
 const EMPTY_ARGS: Readonly<Record<string, unknown>> = Object.freeze({})
-const noProgress = () => {}
+/** The arguments as the model sent them, parsed once and copied as own data only. */
+type Arguments = { parsed: unknown, snap: Snapshot | undefined }
 
 export class Pipeline {
   constructor(private readonly deps: PipelineDeps) {}
 
-  /** The whole pipeline for one call. Never rejects. */
-  async execute(call: ToolCall, options: ExecuteOptions = {}): Promise<ToolExecutionResult> {
-    const parsed = parseArguments(call.arguments)
-    const isObject = typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)
-    const snap = isObject ? snapshot(parsed) : undefined
-    const exec = makeExec(call, snap?.ok ? snap.value as Record<string, unknown> : EMPTY_ARGS, options)
-    try {
-      return await this.run(exec, parsed, snap, options.signal)
-    } catch (error) {
-      return this.final(exec, failure(PIPELINE_FAILED, `internal error in rein's pipeline: ${messageOf(error)}`, 'kernel'))
+  /** The whole pipeline for one call. Never rejects, and settles soon after the caller's abort. */
+  execute(call: ToolCall, options: ExecuteOptions = {}): Promise<ToolExecutionResult> {
+    const args = argumentsOf(call)
+    const exec = makeExec(call, args.snap?.ok ? args.snap.value as Record<string, unknown> : EMPTY_ARGS, options)
+    const problems = this.deps.startup()
+    if (problems.length > 0) {
+      return Promise.resolve(this.final(exec, failure(PIPELINE_FAILED, closedMessage(problems), 'startup', problems[0]!.plugin)))
     }
+    const signal = options.signal
+    const running = this.run(exec, args, signal).then(undefined, (error) => this.final(exec, internalFailure(error)))
+    return signal ? settleWithin(running, signal, this.deps.abandonAfterMs, () => this.final(exec, abandoned(exec))) : running
   }
 
   /**
@@ -68,21 +76,23 @@ export class Pipeline {
    * plan, an abort before dispatch, a repair on resume). Post-execute runs where the table says so.
    */
   async settle(call: ToolCall, code: string, message: string, options: ExecuteOptions = {}): Promise<ToolExecutionResult> {
-    const parsed = parseArguments(call.arguments)
-    const snap = typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) ? snapshot(parsed) : undefined
+    const { snap } = argumentsOf(call)
     const exec = makeExec(call, snap?.ok ? snap.value as Record<string, unknown> : EMPTY_ARGS, options)
     const result = failure(code, message)
-    return RUNS_POST[code] === false ? this.final(exec, result) : this.post(exec, result)
+    try {
+      return RUNS_POST[code] === false ? this.final(exec, result) : await this.post(exec, result)
+    } catch (error) {
+      return this.final(exec, internalFailure(error))
+    }
   }
 
-  private async run(exec: Exec, parsed: unknown, snap: ReturnType<typeof snapshot> | undefined,
-    signal: AbortSignal | undefined): Promise<ToolExecutionResult> {
+  private async run(exec: Exec, args: Arguments, signal: AbortSignal | undefined): Promise<ToolExecutionResult> {
     if (signal?.aborted) return this.final(exec, failure(ABORTED_BEFORE_DISPATCH, Messages.abortedBeforeDispatch))
     const tool = this.deps.registry.get(exec.name)
     if (!tool) return this.post(exec, failure(UNKNOWN_TOOL, Messages.unknownTool(exec.name, this.deps.registry.names())))
-    const invalid = argumentProblem(tool, parsed, snap)
+    const invalid = argumentProblem(tool, args)
     if (invalid) return this.post(exec, failure(INVALID_ARGS, `invalid arguments for "${exec.name}": ${invalid}`))
-    exec[TOOL] = tool
+    exec[CALL].tool = tool
 
     let decision: PreToolDecision
     try {
@@ -96,17 +106,20 @@ export class Pipeline {
       case 'deny':
         return this.post(exec, failure(TOOL_DENIED, decision.reason))
       case 'ask': {
-        const denied = await this.ask(exec, decision.reason)
-        if (denied) return this.post(exec, denied)
+        const answer = await this.ask(exec, decision.reason, signal)
+        if (answer === ABORTED_FIRST) return this.final(exec, failure(ABORTED_BEFORE_DISPATCH, Messages.abortedBeforeDispatch))
+        if (answer) return this.post(exec, answer)
         break
       }
+      default:
+        return this.final(exec, unreachable(decision, 'tools/pre-execute'))
     }
     for (const guard of this.deps.guards) {
-      let reason: string | undefined | void
+      let reason: unknown
       try {
         reason = await guard.handler.call(guard.owner, exec)
       } catch (error) {
-        return this.final(exec, failure(PIPELINE_FAILED, `guard of plugin "${guard.plugin}" failed: ${messageOf(error)}`, 'guard'))
+        return this.final(exec, failure(PIPELINE_FAILED, `guard of plugin "${guard.plugin}" failed: ${messageOf(error)}`, 'guard', guard.plugin))
       }
       if (reason !== undefined && reason !== null) {
         return this.post(exec, failure(TOOL_DENIED, typeof reason === 'string' && reason ? reason : `denied by a guard of plugin "${guard.plugin}"`))
@@ -122,26 +135,33 @@ export class Pipeline {
     } finally {
       if (signal) exec.signal = signal
     }
-    if (!result.isError && signal?.aborted) result = failure(ABORTED, Messages.aborted)
+    if (!result.isError && signal?.aborted) result = abortedFrom(result)
     return this.post(exec, result)
   }
 
-  /** `ask` -> the approval service; absent, throwing or answering deny -> a `TOOL_DENIED` result. */
-  private async ask(exec: ToolExec, reason: string | undefined) {
+  /**
+   * `ask` -> the approval service; absent, throwing or answering deny -> a `TOOL_DENIED`
+   * result; allowed -> undefined. An abort while the answer is pending wins over any answer.
+   */
+  private async ask(exec: ToolExec, reason: string | undefined, signal: AbortSignal | undefined) {
     const why = reason ? ` (${reason})` : ''
     const approval = this.deps.approval()
     if (!approval) return failure(TOOL_DENIED, `"${exec.name}" needs approval${why}, and no approval service is available`)
     try {
-      const answer = await approval.request({ exec, reason })
+      const pending = Promise.resolve(approval.request({ exec, reason }))
+      const answer = signal ? await untilAborted(pending, signal) : await pending
+      if (answer === ABORTED_FIRST || signal?.aborted) return ABORTED_FIRST
       if (answer === 'allow-once' || answer === 'allow-session') return undefined
       return failure(TOOL_DENIED, `"${exec.name}" was denied at approval${why}`)
     } catch (error) {
+      if (signal?.aborted) return ABORTED_FIRST
       return failure(TOOL_DENIED, `"${exec.name}" needs approval${why}, and the approval service failed: ${messageOf(error)}`)
     }
   }
 
   /** `tools/post-execute`, then the final word. */
-  private async post(exec: ToolExec, result: ToolExecutionResult): Promise<ToolExecutionResult> {
+  private async post(exec: Exec, result: ToolExecutionResult): Promise<ToolExecutionResult> {
+    exec[CALL].outcome = result
     let decision: PostToolDecision
     try {
       decision = await this.postChain()(exec, result)
@@ -151,22 +171,36 @@ export class Pipeline {
     return this.final(exec, applyPost(result, decision))
   }
 
-  /** Finalizes content, attaches meta, freezes, and lets the observers see it. */
-  private final(exec: ToolExec, result: ToolExecutionResult): ToolExecutionResult {
-    let out = finalizeContent(result)
-    if (Object.keys(exec.meta).length > 0) {
-      const meta = snapshot({ ...exec.meta, ...out.meta })
-      if (meta.ok) out = { ...out, meta: meta.value as Record<string, Json> }
+  /**
+   * Finalizes content, attaches meta, freezes, and lets the observers see it: once per call.
+   * A second final word (the real outcome arriving after the call was abandoned) is dropped.
+   */
+  private final(exec: Exec, result: ToolExecutionResult): ToolExecutionResult {
+    const record = exec[CALL]
+    if (record.final) return record.final
+    let out: ToolExecutionResult
+    try {
+      out = finalizeContent(result)
+      if (Object.keys(exec.meta).length > 0) {
+        const meta = snapshot({ ...exec.meta, ...out.meta })
+        if (meta.ok) out = { ...out, meta: meta.value as Record<string, Json> }
+      }
+      deepFreeze(out)
+    } catch (error) {
+      out = failure(PIPELINE_FAILED, `internal error in rein's pipeline: ${messageOf(error)}`, 'kernel')
     }
-    deepFreeze(out)
+    record.final = out
     for (const observer of this.deps.chains.derive('tools/result', (entries) => entries)) {
+      const warn = (error: unknown) => {
+        try {
+          this.deps.warn(`tools/result observer of plugin "${observer.plugin}" failed: ${messageOf(error)}`)
+        } catch { /* a logger that throws cannot be told anything */ }
+      }
       try {
         const returned: unknown = observer.handler.call(observer.owner, exec, out)
-        if (returned instanceof Promise) {
-          returned.catch((error) => this.deps.warn(`tools/result observer of plugin "${observer.plugin}" failed: ${messageOf(error)}`))
-        }
+        if (typeof readSafely(returned, 'then') === 'function') Promise.resolve(returned).then(undefined, warn)
       } catch (error) {
-        this.deps.warn(`tools/result observer of plugin "${observer.plugin}" failed: ${messageOf(error)}`)
+        warn(error)
       }
     }
     return out
@@ -174,13 +208,17 @@ export class Pipeline {
 
   private preChain() {
     return this.deps.chains.derive('tools/pre-execute', (entries) =>
-      compose(entries, async () => ALLOW, { stage: 'tools/pre-execute', reentry: 'once', check: preProblem }))
+      compose(entries, async () => ALLOW, { stage: 'tools/pre-execute', reentry: 'once', check: checkWith(preDecisionOf) }))
   }
 
   private executeChain() {
     return this.deps.chains.derive('tools/execute', (entries) =>
-      compose(entries, (exec: Exec) => runBody(exec[TOOL]!, exec), {
-        stage: 'tools/execute', reentry: 'sequential', check: resultProblem,
+      compose(entries, (exec: Exec) => {
+        const record = exec[CALL]
+        record.bodyStarted = true
+        return runBody(record.tool!, exec)
+      }, {
+        stage: 'tools/execute', reentry: 'sequential', check: checkWith(resultOf),
         // Each next() hands inward a copy of exec taken at that moment: what a wrapper swapped
         // before calling next() (the signal, progress) reaches every layer inside, but an
         // attempt that was given up on keeps its own copy, so a later attempt's swap never
@@ -191,102 +229,86 @@ export class Pipeline {
 
   private postChain() {
     return this.deps.chains.derive('tools/post-execute', (entries) =>
-      compose(entries, async () => ACCEPT, { stage: 'tools/post-execute', reentry: 'once', check: postProblem }))
+      compose(entries, async () => ACCEPT, { stage: 'tools/post-execute', reentry: 'once', check: checkWith(postDecisionOf) }))
   }
 }
 
 const ALLOW: PreToolDecision = Object.freeze({ kind: 'allow' })
 const ACCEPT: PostToolDecision = Object.freeze({ kind: 'accept' })
 
-function makeExec(call: ToolCall, args: Readonly<Record<string, unknown>>, options: ExecuteOptions): Exec {
-  const onProgress = options.onProgress
-  let signal = options.signal
-  return {
-    id: call.id,
-    name: call.name,
-    arguments: args,
-    // A caller without a signal gets one only if something asks for it: an AbortController
-    // costs more than the rest of a call.
-    get signal() { return signal ??= new AbortController().signal },
-    // A write makes `signal` a plain property of the object written to (the call's exec, or a
-    // wrapper's view of it), so views never share a swapped signal through this closure.
-    set signal(value: AbortSignal) {
-      Object.defineProperty(this, 'signal', { value, writable: true, enumerable: true, configurable: true })
-    },
-    startedAt: Date.now(),
-    progress: onProgress ? (info?: ProgressInfo) => onProgress(info) : noProgress,
-    turn: options.turn,
-    step: options.step,
-    index: options.index,
-    agent: options.agent,
-    parent: options.parent,
-    meta: {},
+/** A chain's `check` from a normalizer that answers a copy or a problem string. */
+function checkWith<R>(normalize: (value: unknown) => R | string) {
+  return (value: unknown): R | Invalid => {
+    const checked = normalize(value)
+    return typeof checked === 'string' ? new Invalid(checked) : checked
   }
 }
 
-/** A copy of `exec` for the layers inside one `next()` (same facts object, own signal and progress). */
-function viewOf(exec: Exec): Exec {
-  return {
-    id: exec.id,
-    name: exec.name,
-    arguments: exec.arguments,
-    signal: exec.signal,
-    startedAt: exec.startedAt,
-    progress: exec.progress,
-    turn: exec.turn,
-    step: exec.step,
-    index: exec.index,
-    agent: exec.agent,
-    parent: exec.parent,
-    meta: exec.meta,
-    [TOOL]: exec[TOOL],
+/** Parses the call's arguments once and copies them as own data; never throws. */
+function argumentsOf(call: ToolCall): Arguments {
+  try {
+    const parsed = parseArguments(readSafely(call, 'arguments'))
+    const isObject = typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)
+    return { parsed, snap: isObject ? snapshot(parsed, { arguments: true }) : undefined }
+  } catch (error) {
+    return { parsed: undefined, snap: { ok: false, problem: `the arguments could not be read (${messageOf(error)})` } }
   }
 }
 
-function argumentProblem(tool: RegisteredTool, parsed: unknown, snap: ReturnType<typeof snapshot> | undefined) {
+function argumentProblem(tool: RegisteredTool, { parsed, snap }: Arguments) {
   if (typeof parsed === 'string') return 'arguments are not valid JSON'
-  if (snap && !snap.ok) return `arguments are not plain JSON (${snap.problem})`
+  if (snap && !snap.ok) return snap.problem.startsWith('arguments may not') ? snap.problem : `arguments are not plain JSON (${snap.problem})`
   const lines = tool.validateArgs(snap?.ok ? snap.value : parsed)
   return lines ? lines.join('; ') : undefined
 }
 
 function stageFailure(error: unknown) {
-  if (error instanceof PipelineError) return failure(PIPELINE_FAILED, error.message, error.stage)
+  if (error instanceof PipelineError) return failure(PIPELINE_FAILED, error.message, error.stage, error.plugin)
+  return internalFailure(error)
+}
+
+function internalFailure(error: unknown) {
   return failure(PIPELINE_FAILED, `internal error in rein's pipeline: ${messageOf(error)}`, 'kernel')
 }
 
-/** Applies a post-execute decision. A deny or failure stays an error whatever is accepted. */
+/** A decision kind the kernel does not know: never fall open. */
+function unreachable(decision: never, stage: string) {
+  return failure(PIPELINE_FAILED, `${stage} decided ${JSON.stringify(readSafely(decision, 'kind'))}, which the kernel does not know`, stage)
+}
+
+/** A success turned `ABORTED` by the caller's abort keeps the additional context it already had. */
+function abortedFrom(result: ToolExecutionResult): ToolExecutionResult {
+  const aborted = failure(ABORTED, Messages.aborted)
+  return result.additionalContexts?.length ? trusted({ ...aborted, additionalContexts: result.additionalContexts }) : aborted
+}
+
+/**
+ * What a call the kernel gave up on (its caller aborted `abandonAfterMs` ago) settles with:
+ * the failure it had already reached; `ABORTED` if its body had started (or had succeeded);
+ * `ABORTED_BEFORE_DISPATCH` if it never reached its body (a hook or an approval still pending).
+ */
+function abandoned(exec: Exec): ToolExecutionResult {
+  const { outcome, bodyStarted } = exec[CALL]
+  if (outcome?.isError) return outcome
+  if (outcome) return abortedFrom(outcome)
+  return bodyStarted ? failure(ABORTED, Messages.aborted, 'Abandoned') : failure(ABORTED_BEFORE_DISPATCH, Messages.abortedBeforeDispatch, 'Abandoned')
+}
+
+/** Applies a (checked) post-execute decision. A deny or failure stays an error whatever is accepted. */
 function applyPost(result: ToolExecutionResult, decision: PostToolDecision): ToolExecutionResult {
-  if (decision.kind === 'block') return failure(TOOL_BLOCKED, decision.feedback)
-  let out = result
-  if (decision.content) out = { ...out, content: decision.content }
-  if (decision.value !== undefined && !out.isError) {
-    const snap = snapshot(decision.value)
-    if (!snap.ok) return failure(PIPELINE_FAILED, `tools/post-execute replaced the value with one that is not lossless JSON (${snap.problem})`, 'tools/post-execute')
-    out = { ...out, value: snap.value }
-  }
-  if (decision.additionalContexts?.length) {
-    out = { ...out, additionalContexts: [...(out.additionalContexts ?? []), ...decision.additionalContexts] }
-  }
-  return out
-}
-
-function preProblem(value: PreToolDecision): string | undefined {
-  switch (value?.kind) {
-    case 'allow': return undefined
-    case 'deny': return typeof value.reason === 'string' && value.reason ? undefined : 'a deny needs a non-empty reason'
-    case 'ask': return value.reason === undefined || typeof value.reason === 'string' ? undefined : 'ask.reason must be a string'
-    default: return 'expected { kind: "allow" | "deny" | "ask" }'
-  }
-}
-
-function postProblem(value: PostToolDecision): string | undefined {
-  switch (value?.kind) {
-    case 'accept':
-      if (value.content !== undefined && !isContent(value.content)) return 'accept.content must be an array of content blocks'
-      if (value.additionalContexts !== undefined && !isContent(value.additionalContexts)) return 'accept.additionalContexts must be an array of content blocks'
-      return undefined
-    case 'block': return typeof value.feedback === 'string' && value.feedback ? undefined : 'a block needs non-empty feedback'
-    default: return 'expected { kind: "accept" | "block" }'
+  switch (decision.kind) {
+    case 'block':
+      return failure(TOOL_BLOCKED, decision.feedback)
+    case 'accept': {
+      let out = result
+      if (decision.content) out = { ...out, content: decision.content }
+      if (decision.value !== undefined && !out.isError) out = { ...out, value: decision.value }
+      if (decision.additionalContexts?.length) {
+        out = { ...out, additionalContexts: [...(out.additionalContexts ?? []), ...decision.additionalContexts] }
+      }
+      return out
+    }
+    default:
+      return unreachable(decision, 'tools/post-execute')
   }
 }

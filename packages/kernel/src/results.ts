@@ -3,15 +3,22 @@
  * block is always `Error: <message>`; `finalizeContent` is the last word on what the model
  * sees: never an empty content list, never a malformed block.
  */
+import { trusted } from './normalize.js'
 import type { ContentBlock, ToolExecutionResult, ToolFailure } from './types.js'
 
-/** A failed result with a code (and, optionally, `info.name`). */
-export function failure(code: string, message: string, name?: string): ToolFailure {
-  return {
+/**
+ * A failed result with a code (and, optionally, `info.name` and `info.plugin`). Frozen: the
+ * pipeline hands it on without copying it again.
+ */
+export function failure(code: string, message: string, name?: string, plugin?: string): ToolFailure {
+  const info: NonNullable<ToolFailure['error']['info']> = { code }
+  if (name !== undefined) info.name = name
+  if (plugin !== undefined) info.plugin = plugin
+  return trusted({
     isError: true,
-    content: [{ type: 'text', text: `Error: ${message}` }],
-    error: { message, info: name === undefined ? { code } : { code, name } },
-  }
+    content: Object.freeze([Object.freeze({ type: 'text' as const, text: `Error: ${message}` })]) as ContentBlock[],
+    error: Object.freeze({ message, info: Object.freeze(info) }),
+  })
 }
 
 /** The code of a result: its `error.info.code`, or undefined for a success. */
@@ -31,25 +38,6 @@ export function isContentBlock(block: unknown): block is ContentBlock {
 /** Whether `blocks` is an array of well-formed content blocks. */
 export function isContent(blocks: unknown): blocks is ContentBlock[] {
   return Array.isArray(blocks) && blocks.every(isContentBlock)
-}
-
-/** Says what is wrong with a value that claims to be a result, or undefined when it is one. */
-export function resultProblem(value: unknown): string | undefined {
-  if (typeof value !== 'object' || value === null) return `expected a result object, got ${typeof value}`
-  const r = value as Record<string, unknown>
-  if (r.isError === false) {
-    if (!('value' in r)) return 'a success result needs a value'
-  } else if (r.isError === true) {
-    const error = r.error as Record<string, unknown> | undefined
-    if (typeof error?.message !== 'string') return 'an error result needs error.message'
-  } else {
-    return 'a result needs isError: true or false'
-  }
-  if (!isContent(r.content)) return 'result.content must be an array of content blocks'
-  if (r.additionalContexts !== undefined && !isContent(r.additionalContexts)) {
-    return 'result.additionalContexts must be an array of content blocks'
-  }
-  return undefined
 }
 
 /** The last content invariant: non-empty content; a failure's first block is its error line. */

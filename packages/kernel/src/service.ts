@@ -14,6 +14,8 @@ import { parseArguments } from './json.js'
 import type { ToolSpec } from './model.js'
 import { Pipeline, type ApprovalService, type Guard } from './pipeline.js'
 import { ToolRegistry } from './registry.js'
+import { DEFAULT_ABANDON_AFTER_MS, type KernelConfig } from './config.js'
+import { startupProblems, watchStartup, type StartupProblem } from './startup.js'
 import type { ExecuteOptions, ExecutionMode, ToolCall, ToolExecutionResult } from './types.js'
 
 declare module 'cordis' {
@@ -47,7 +49,7 @@ export function pluginName(ctx: Context): string {
 export class ToolService extends Service {
   private readonly [CORE]: Core
 
-  constructor(ctx: Context) {
+  constructor(ctx: Context, config: Partial<KernelConfig> = {}) {
     super(ctx, 'tools', true)
     const registry = new ToolRegistry()
     const chains = new Chains()
@@ -59,6 +61,8 @@ export class ToolService extends Service {
       guards,
       approval: () => ctx.get('approval') as ApprovalService | undefined,
       warn: (message) => logger.warn(message),
+      startup: watchStartup(ctx),
+      abandonAfterMs: config.abandonAfterMs ?? DEFAULT_ABANDON_AFTER_MS,
     })
     this[CORE] = { registry, chains, guards, pipeline }
 
@@ -127,6 +131,11 @@ export class ToolService extends Service {
 
   /** The definition of a registered tool, or undefined. */
   readonly get = (name: string): ToolDefinition | undefined => this[CORE].registry.get(name)?.definition
+
+  /** The plugins of this app that did not start (while there is one, every call fails closed). */
+  startupProblems(): StartupProblem[] {
+    return startupProblems(this.ctx)
+  }
 
   /** The names of the plugins on one hook (or the guards), outermost first. */
   chain(name: keyof OnionHooks | 'tools/result' | 'guards'): string[] {

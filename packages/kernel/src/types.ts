@@ -22,7 +22,8 @@ export interface ToolCall {
 /** The `error` of a failed result. `info.code` is one of the codes in `codes.ts`, or a tool's own. */
 export interface ToolError {
   message: string
-  info?: { name?: string, code?: string }
+  /** `code`: the result code; `name`: the error's name or the failing stage; `plugin`: the plugin a stage failure belongs to. */
+  info?: { name?: string, code?: string, plugin?: string }
 }
 
 /** A successful result. `value` is the frozen lossless JSON the body returned. */

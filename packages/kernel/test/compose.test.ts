@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest'
-import { compose, PipelineError } from '../src/index.js'
+import { compose, Invalid, PipelineError } from '../src/index.js'
 
 type H = (log: string[], next: () => Promise<string>) => Promise<string>
 const entry = (plugin: string, handler: H) => ({ handler, owner: undefined, plugin })
-const options = (reentry: 'once' | 'sequential') => ({ stage: 'tools/execute' as const, reentry, check: () => undefined })
+const options = (reentry: 'once' | 'sequential') => ({ stage: 'tools/execute' as const, reentry, check: (v: unknown) => v as string })
 
 describe('compose', () => {
   it('runs handlers as an onion: first outermost, in to the core and back out', async () => {
@@ -62,7 +62,7 @@ describe('compose', () => {
 
   it('a return value the check rejects is a PipelineError', async () => {
     const run = compose([entry('sloppy', async () => 'nope')], async () => 'v',
-      { stage: 'tools/pre-execute', reentry: 'once', check: (v: string) => v === 'nope' ? 'expected a decision' : undefined })
+      { stage: 'tools/pre-execute', reentry: 'once', check: (v: unknown) => v === 'nope' ? new Invalid('expected a decision') : v as string })
     await expect(run([])).rejects.toThrow('plugin "sloppy" returned an invalid value from tools/pre-execute: expected a decision')
   })
 

@@ -3,9 +3,9 @@ import * as kernel from '../src/index.js'
 import { defineTool, type ToolDefinition, type ToolExecutionResult } from '../src/index.js'
 
 /** A started root context with the kernel. */
-export async function makeKernel(): Promise<Context> {
+export async function makeKernel(config?: kernel.KernelConfig): Promise<Context> {
   const ctx = new Context()
-  ctx.plugin(kernel)
+  ctx.plugin(kernel, config)
   await ctx.start()
   return ctx
 }
@@ -41,3 +41,28 @@ export function firstText(result: ToolExecutionResult): string {
 }
 
 export const call = (args: unknown, name = 'echo', id = 'call_1') => ({ id, name, arguments: args })
+
+/** Values a broken or hostile plugin or tool may throw or return; reading any of them carelessly throws. */
+export function hostileValues(): Record<string, () => unknown> {
+  return {
+    nullProto: () => Object.create(null),
+    throwingMessage: () => {
+      const error = new Error('x')
+      Object.defineProperty(error, 'message', { get() { throw new Error('message getter') } })
+      return error
+    },
+    revokedProxy: () => {
+      const { proxy, revoke } = Proxy.revocable({}, {})
+      revoke()
+      return proxy
+    },
+    trappedProxy: () => new Proxy({}, {
+      get() { throw new Error('get trap') },
+      getPrototypeOf() { throw new Error('prototype trap') },
+      ownKeys() { throw new Error('ownKeys trap') },
+    }),
+    throwingGetter: () => Object.defineProperty({}, 'kind', { enumerable: true, get() { throw new Error('kind getter') } }),
+    bareObject: () => ({ some: 'thing' }),
+    symbol: () => Symbol('s'),
+  }
+}

@@ -2,14 +2,16 @@ import fc from 'fast-check'
 import type { Context } from 'cordis'
 import { describe, expect, it } from 'vitest'
 import { defineTool, isContent, type ToolExecutionResult } from '../src/index.js'
-import { makeKernel, plug } from './helpers.js'
+import { hostileValues, makeKernel, plug } from './helpers.js'
 
 const stages = ['pre', 'exec', 'post', 'guard', 'result'] as const
-const behaviours = ['pass', 'allow', 'deny', 'ask', 'throw', 'replace', 'block', 'garbage', 'nextTwice'] as const
-type Layer = { stage: typeof stages[number], behaviour: typeof behaviours[number], prepend: boolean }
+const behaviours = ['pass', 'allow', 'deny', 'ask', 'throw', 'replace', 'block', 'garbage', 'nextTwice', 'throwHostile', 'returnHostile', 'swapSignal'] as const
+const hostile = hostileValues()
+const hostileKinds = Object.keys(hostile)
+type Layer = { stage: typeof stages[number], behaviour: typeof behaviours[number], prepend: boolean, hostile: string }
 
-const layer = fc.record({ stage: fc.constantFrom(...stages), behaviour: fc.constantFrom(...behaviours), prepend: fc.boolean() })
-const toolBehaviour = fc.constantFrom('return', 'throw', 'invalid', 'slow', 'badJson') 
+const layer = fc.record({ stage: fc.constantFrom(...stages), behaviour: fc.constantFrom(...behaviours), prepend: fc.boolean(), hostile: fc.constantFrom(...hostileKinds) })
+const toolBehaviour = fc.constantFrom('return', 'throw', 'invalid', 'slow', 'badJson', 'throwHostile', 'returnHostile', 'ignoreSignal')
 
 /** Installs one random layer as a plugin; every layer is a small, plausible (or broken) policy. */
 async function install(ctx: Context, l: Layer, i: number) {
@@ -20,11 +22,17 @@ async function install(ctx: Context, l: Layer, i: number) {
         ctx.tools.guard(() => {
           if (l.behaviour === 'deny') return `guard p${i} denies`
           if (l.behaviour === 'throw') throw new Error('guard broke')
+          if (l.behaviour === 'throwHostile') throw hostile[l.hostile]!()
+          if (l.behaviour === 'returnHostile') return hostile[l.hostile]!() as string
           return undefined
         })
         return
       case 'result':
-        ctx.on('tools/result', () => { if (l.behaviour === 'throw') throw new Error('observer broke') }, opts)
+        ctx.on('tools/result', async () => {
+          if (l.behaviour === 'throw') throw new Error('observer broke')
+          if (l.behaviour === 'throwHostile') throw hostile[l.hostile]!()
+        }, opts)
+        if (l.behaviour === 'returnHostile') ctx.on('tools/result', () => { throw hostile[l.hostile]!() }, opts)
         return
       case 'pre':
         ctx.on('tools/pre-execute', async (_e, next) => {
@@ -33,6 +41,8 @@ async function install(ctx: Context, l: Layer, i: number) {
             case 'deny': return { kind: 'deny', reason: `p${i} denies` }
             case 'ask': return { kind: 'ask', reason: 'p' }
             case 'throw': throw new Error('pre broke')
+            case 'throwHostile': throw hostile[l.hostile]!()
+            case 'returnHostile': return hostile[l.hostile]!() as never
             case 'garbage': return 42 as never
             case 'nextTwice': await next(); return next()
             default: return next()
@@ -43,6 +53,13 @@ async function install(ctx: Context, l: Layer, i: number) {
         ctx.on('tools/execute', async (_e, next) => {
           switch (l.behaviour) {
             case 'throw': throw new Error('exec broke')
+            case 'throwHostile': throw hostile[l.hostile]!()
+            case 'returnHostile': return hostile[l.hostile]!() as never
+            case 'swapSignal': {
+              const saved = _e.signal
+              _e.signal = new AbortController().signal
+              try { return await next() } finally { _e.signal = saved }
+            }
             case 'replace': return { isError: false, value: 'cached', content: [{ type: 'text', text: 'cached' }] }
             case 'garbage': return { isError: 'maybe' } as never
             case 'nextTwice': await next(); return next()
@@ -54,6 +71,8 @@ async function install(ctx: Context, l: Layer, i: number) {
         ctx.on('tools/post-execute', async (_e, _r, next) => {
           switch (l.behaviour) {
             case 'throw': throw new Error('post broke')
+            case 'throwHostile': throw hostile[l.hostile]!()
+            case 'returnHostile': return hostile[l.hostile]!() as never
             case 'replace': return { kind: 'accept', content: [{ type: 'text', text: 'replaced' }], value: 'replaced' }
             case 'block': return { kind: 'block', feedback: `p${i} blocks` }
             case 'garbage': return { kind: 'accept', content: 'not blocks' } as never
@@ -78,17 +97,21 @@ function wellFormed(result: ToolExecutionResult) {
 }
 
 describe('pipeline properties', () => {
-  it('always resolves with exactly one well-formed result; a guard deny is never a success', async () => {
+  it('always resolves with exactly one well-formed result; a guard deny is never a success, whatever plugins and tools throw or return', async () => {
     await fc.assert(fc.asyncProperty(
-      fc.array(layer, { maxLength: 8 }), toolBehaviour, fc.option(fc.integer({ min: 0, max: 3 }), { nil: undefined }),
-      async (layers, behaviour, abortAfterMs) => {
-        const ctx = await makeKernel()
+      fc.array(layer, { maxLength: 8 }), toolBehaviour, fc.constantFrom(...hostileKinds), fc.option(fc.integer({ min: 0, max: 3 }), { nil: undefined }),
+      async (layers, behaviour, tool, abortAfterMs) => {
+        const ctx = await makeKernel({ abandonAfterMs: 5 })
         for (const [i, l] of layers.entries()) await install(ctx, l, i)
         ctx.tools.register(defineTool({
           name: 't', description: 'random', parameters: { type: 'object' }, output: { schema: { type: 'string' } },
           execute: async (_args, exec) => {
             switch (behaviour) {
               case 'throw': throw new Error('tool broke')
+              case 'throwHostile': throw hostile[tool]!()
+              case 'returnHostile': return hostile[tool]!()
+              // Ignores every signal; bounded so that a run without an abort still ends.
+              case 'ignoreSignal': return new Promise<string>((resolve) => setTimeout(() => resolve('late'), 12))
               case 'invalid': return 7
               case 'slow': return new Promise<string>((resolve, reject) => {
                 const timer = setTimeout(() => resolve('slow done'), 5)
@@ -105,6 +128,9 @@ describe('pipeline properties', () => {
         const args = behaviour === 'badJson' ? '{oops' : '{}'
         const result = await ctx.tools.execute({ id: 'c', name: 't', arguments: args }, { signal: controller.signal })
         wellFormed(result)
+        expect(observed).toBe(1)
+        // A result that arrives after the call was given up on is never observed a second time.
+        if (behaviour === 'ignoreSignal') await new Promise((resolve) => setTimeout(resolve, 15))
         expect(observed).toBe(1)
         const guardDenies = layers.some((l) => l.stage === 'guard' && (l.behaviour === 'deny' || l.behaviour === 'throw'))
         if (guardDenies) expect(result.isError).toBe(true)

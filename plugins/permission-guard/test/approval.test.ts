@@ -1,5 +1,5 @@
 import type { Context } from 'cordis'
-import { TOOL_DENIED, type ToolExec } from '@rein/kernel'
+import { ABORTED_BEFORE_DISPATCH, TOOL_DENIED, type ToolExec } from '@rein/kernel'
 import { afterEach, describe, expect, it } from 'vitest'
 import * as guard from '../src/index.js'
 import { createPermissionGuard, type ApprovalAnswer, type ApprovalRequest, type PermissionGuardInput } from '../src/index.js'
@@ -100,7 +100,7 @@ describe('approval service', () => {
     expect(asker.state.maxOpen).toBe(1)
   })
 
-  it('stops waiting and denies when the call is aborted, then asks the next one', async () => {
+  it('stops waiting when the call is aborted (ABORTED_BEFORE_DISPATCH: nothing was refused), then asks the next one', async () => {
     const asker = scriptedAsker()
     const { call, ran } = await withAsker({ default: 'ask' }, asker.ask)
     const controller = new AbortController()
@@ -108,7 +108,7 @@ describe('approval service', () => {
     const queued = call('rm', {}, { index: 1 })
     await asker.next()            // never answered
     controller.abort()
-    expect(outcome(await stuck)).toBe(TOOL_DENIED)
+    expect(outcome(await stuck)).toBe(ABORTED_BEFORE_DISPATCH)
     ;(await asker.next()).answer('allow-once')
     expect(outcome(await queued)).toBe('ok')
     expect(ran).toEqual(['rm'])

@@ -1,0 +1,190 @@
+/**
+ * The shape of a session entry, checked in one place: the JSONL reader, the agent's load of
+ * any store and other readers of a log all ask `sessionEntryProblem`, so a session is either
+ * read whole and well-formed or refused at the first thing wrong. Extra fields are allowed
+ * (a newer writer may add facts); a known field of the wrong shape, an unknown `type` or a
+ * `seq` out of order is not. Problems name fields and describe values by kind only: they
+ * never quote the log's text, which may hold secrets.
+ */
+import { isContentBlock } from '@rein/kernel'
+
+type Problem = string | undefined
+type Fields = Record<string, unknown>
+
+const TYPES = '"message", "tool/call", "tool/result" or "turn/end"'
+const ROLES = '"system", "user", "assistant" or "tool"'
+const BLOCK = 'a content block ({ type: "text", text } or { type: "image", data, mimeType })'
+
+/**
+ * What is wrong with `value` as an entry of a session log, or undefined when it is a valid
+ * one. `previousSeq` is the `seq` of the entry before it (none for the first entry): each
+ * entry's `seq` must be exactly one more.
+ */
+export function sessionEntryProblem(value: unknown, previousSeq?: number): string | undefined {
+  if (!isObject(value)) return `entry is ${describe(value)}, expected an object with "seq" and "type"`
+  const seq = value.seq
+  const problem = field('seq', seq, 'a whole number of at least 0', (v) => isWhole(v, 0))
+  if (problem) return problem
+  if (previousSeq !== undefined && seq !== previousSeq + 1) {
+    return `"seq" is ${seq as number}, expected ${previousSeq + 1} (one more than the entry before it)`
+  }
+  return shapeProblem(value)
+}
+
+/** What is wrong with an entry about to be appended (its `seq` is the store's to assign). */
+export function newEntryProblem(value: unknown): string | undefined {
+  if (!isObject(value)) return `entry is ${describe(value)}, expected an object with "type"`
+  return shapeProblem(value)
+}
+
+function shapeProblem(entry: Fields): Problem {
+  const common = field('at', entry.at, 'a time in ms since the epoch', isFiniteNumber, true)
+  if (common) return common
+  switch (entry.type) {
+    case 'message':
+      return field('turn', entry.turn, 'a whole number of at least 1', (v) => isWhole(v, 1), true)
+        ?? messageProblem(entry.message, 'message')
+    case 'tool/call':
+      return turnAndIndex(entry)
+        ?? callProblem(entry.call, 'call')
+        ?? oneOf('mode', entry.mode, ['parallel', 'exclusive'], true)
+    case 'tool/result':
+      return turnAndIndex(entry)
+        ?? toolMessageProblem(entry.message, 'message')
+        ?? field('code', entry.code, 'a string', isString, true)
+        ?? contentProblem(entry.additionalContexts, 'additionalContexts', false, true)
+        ?? field('concludesTurn', entry.concludesTurn, 'true', (v) => v === true, true)
+        ?? timingProblem(entry.timing)
+        ?? field('meta', entry.meta, 'an object', isObject, true)
+    case 'turn/end':
+      return field('turn', entry.turn, 'a whole number of at least 1', (v) => isWhole(v, 1))
+        ?? oneOf('outcome', entry.outcome, ['committed', 'aborted', 'repaired'])
+    case undefined:
+      return `"type" is missing, expected ${TYPES}`
+    default:
+      return `"type" is ${describe(entry.type, true)}, expected ${TYPES}`
+  }
+}
+
+function turnAndIndex(entry: Fields): Problem {
+  return field('turn', entry.turn, 'a whole number of at least 1', (v) => isWhole(v, 1))
+    ?? field('index', entry.index, 'a whole number of at least 0', (v) => isWhole(v, 0))
+}
+
+function messageProblem(message: unknown, at: string): Problem {
+  if (!isObject(message)) return objectProblem(message, at, 'a message object with a "role"')
+  switch (message.role) {
+    case 'system':
+      return field(`${at}.content`, message.content, 'a string', isString)
+    case 'user':
+      return contentProblem(message.content, `${at}.content`, true)
+    case 'assistant':
+      return field(`${at}.content`, message.content, 'a string', isString)
+        ?? toolCallsProblem(message.toolCalls, `${at}.toolCalls`)
+        ?? field(`${at}.usage`, message.usage, 'an object', isObject, true)
+    case 'tool':
+      return toolMessageProblem(message, at)
+    case undefined:
+      return `"${at}.role" is missing, expected ${ROLES}`
+    default:
+      return `"${at}.role" is ${describe(message.role, true)}, expected ${ROLES}`
+  }
+}
+
+function toolMessageProblem(message: unknown, at: string): Problem {
+  if (!isObject(message)) return objectProblem(message, at, 'a tool message object')
+  return oneOf(`${at}.role`, message.role, ['tool'])
+    ?? field(`${at}.toolCallId`, message.toolCallId, 'a string', isString)
+    ?? contentProblem(message.content, `${at}.content`, false)
+    ?? field(`${at}.isError`, message.isError, 'true or false', (v) => typeof v === 'boolean')
+}
+
+function toolCallsProblem(calls: unknown, at: string): Problem {
+  if (calls === undefined) return undefined
+  if (!Array.isArray(calls)) return `"${at}" must be an array of tool calls, got ${describe(calls)}`
+  for (let i = 0; i < calls.length; i++) {
+    const problem = callProblem(calls[i], `${at}[${i}]`)
+    if (problem) return problem
+  }
+  return undefined
+}
+
+/**
+ * A tool call: string `id` and `name`. Its `arguments` are whatever the model sent (a JSON
+ * string, an object, or a value the scheduler answered INVALID_ARGS), so any value is kept.
+ */
+function callProblem(call: unknown, at: string): Problem {
+  if (!isObject(call)) return objectProblem(call, at, 'a tool call object with string "id" and "name"')
+  return field(`${at}.id`, call.id, 'a string', isString) ?? field(`${at}.name`, call.name, 'a string', isString)
+}
+
+/** Content: an array of content blocks, or (where `text` allows) a string. */
+function contentProblem(content: unknown, at: string, text: boolean, optional = false): Problem {
+  if (content === undefined && optional) return undefined
+  if (text && typeof content === 'string') return undefined
+  const expected = text ? 'a string or an array of content blocks' : 'an array of content blocks'
+  if (!Array.isArray(content)) return field(at, content, expected, () => false)
+  const bad = content.findIndex((block) => !isContentBlock(block))
+  return bad === -1 ? undefined : `"${at}[${bad}]" must be ${BLOCK}, got ${describe(content[bad])}`
+}
+
+function timingProblem(timing: unknown): Problem {
+  if (timing === undefined) return undefined
+  if (!isObject(timing)) return objectProblem(timing, 'timing', 'an object of times')
+  const time = (key: string, optional: boolean) =>
+    field(`timing.${key}`, timing[key], 'a time in ms since the epoch', isFiniteNumber, optional)
+  return time('startedAt', false) ?? time('bodyStartedAt', true) ?? time('bodyEndedAt', true) ?? time('finalAt', false)
+}
+
+/** `"<at>" is missing, expected ...` or `"<at>" must be ..., got <kind>`; undefined when `ok`. */
+function field(at: string, value: unknown, expected: string, ok: (value: unknown) => boolean, optional = false): Problem {
+  if (value === undefined) return optional ? undefined : `"${at}" is missing, expected ${expected}`
+  return ok(value) ? undefined : `"${at}" must be ${expected}, got ${describe(value)}`
+}
+
+/** A field that holds one of a few words (an unknown word is shown: it is one of ours, misspelt). */
+function oneOf(at: string, value: unknown, words: string[], optional = false): Problem {
+  const expected = words.map((w) => `"${w}"`).join(', ').replace(/, ([^,]*)$/, ' or $1')
+  if (value === undefined) return optional ? undefined : `"${at}" is missing, expected ${expected}`
+  return words.includes(value as string) ? undefined : `"${at}" must be ${expected}, got ${describe(value, true)}`
+}
+
+function objectProblem(value: unknown, at: string, expected: string): string {
+  return value === undefined ? `"${at}" is missing, expected ${expected}` : `"${at}" must be ${expected}, got ${describe(value)}`
+}
+
+/**
+ * A value by its kind: numbers and booleans as they are, text as "a string" (it may be a
+ * secret), except a short lowercase `word` where a field holds one of a few words.
+ */
+function describe(value: unknown, word = false): string {
+  if (value === null) return 'null'
+  if (Array.isArray(value)) return 'an array'
+  switch (typeof value) {
+    case 'number':
+    case 'boolean':
+      return String(value)
+    case 'string':
+      return word && /^[a-z][a-z/-]{0,19}$/.test(value) ? `"${value}"` : 'a string'
+    case 'object':
+      return 'an object'
+    default:
+      return typeof value
+  }
+}
+
+function isObject(value: unknown): value is Fields {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+}
+
+function isString(value: unknown): value is string {
+  return typeof value === 'string'
+}
+
+function isFiniteNumber(value: unknown): value is number {
+  return typeof value === 'number' && Number.isFinite(value)
+}
+
+function isWhole(value: unknown, min: number): value is number {
+  return Number.isInteger(value) && (value as number) >= min
+}

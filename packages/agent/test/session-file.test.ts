@@ -1,0 +1,94 @@
+import fc from 'fast-check'
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { parseSessionLog, readSession, SessionLogError } from '../src/index.js'
+import { batchLines, line, logArb, tornTailArb } from './session-logs.js'
+
+const FILE = '/logs/s.jsonl'
+const parse = (data: string | Buffer) => parseSessionLog(data, FILE)
+
+describe('parseSessionLog', () => {
+  it('reads every whole line as an entry, in seq order', () => {
+    const text = batchLines().join('')
+    const contents = parse(text)
+    expect(contents.entries.map((e) => `${e.seq} ${e.type}`)).toEqual(['1 message', '2 message', '3 tool/call', '4 tool/result', '5 turn/end'])
+    expect(contents).toMatchObject({ validBytes: Buffer.byteLength(text), totalBytes: Buffer.byteLength(text), unterminated: false })
+  })
+
+  it('reads an empty log as no entries', () => {
+    expect(parse('')).toEqual({ entries: [], validBytes: 0, totalBytes: 0, unterminated: false })
+  })
+
+  it('leaves out a torn last line and says where the whole lines end, in bytes', () => {
+    const whole = Buffer.from(batchLines().join(''))
+    const torn = Buffer.concat([whole, Buffer.from('{"type":"tool/result","message":"ü'), Buffer.from('😀').subarray(0, 2)])
+    const contents = parse(torn)
+    expect(contents.entries).toHaveLength(5)
+    expect(contents).toMatchObject({ validBytes: whole.length, totalBytes: torn.length, unterminated: false })
+  })
+
+  it('keeps a whole last entry that only lacks its newline, and says so', () => {
+    const lines = batchLines()
+    const text = lines.join('').slice(0, -1)
+    const contents = parse(text)
+    expect(contents.entries).toHaveLength(5)
+    expect(contents).toMatchObject({ validBytes: Buffer.byteLength(text), unterminated: true })
+  })
+
+  it('refuses a last line without newline that is JSON but not a valid entry', () => {
+    expect(() => parse(`${batchLines().join('')}null`)).toThrow(`${FILE}:6: entry is null, expected an object with "seq" and "type"`)
+  })
+
+  it('throws a SessionLogError that carries the file, the line and the problem', () => {
+    const error = (() => {
+      try {
+        parse(`${line({ type: 'turn/end', turn: 1, outcome: 'committed' }, 1)}{"seq":2}\n`)
+      } catch (e) {
+        return e
+      }
+    })()
+    expect(error).toBeInstanceOf(SessionLogError)
+    expect(error).toMatchObject({
+      name: 'SessionLogError', file: FILE, line: 2,
+      problem: '"type" is missing, expected "message", "tool/call", "tool/result" or "turn/end"',
+      message: `${FILE}:2: "type" is missing, expected "message", "tool/call", "tool/result" or "turn/end"`,
+    })
+  })
+
+  it('refuses an empty line between entries', () => {
+    const lines = batchLines()
+    lines.splice(2, 0, '\n')
+    expect(() => parse(lines.join(''))).toThrow(new SessionLogError(FILE, 3, 'empty line, expected a session entry'))
+  })
+
+  it('refuses a line that parses but is not valid UTF-8, even with a torn tail after it', () => {
+    const lines = batchLines().map((l) => Buffer.from(l))
+    const bad = Buffer.from(line({ type: 'message', message: { role: 'user', content: 'xx' } }, 2))
+    bad[bad.indexOf('xx')] = 0xff
+    const bytes = Buffer.concat([lines[0], bad, Buffer.from('{"seq":3,"ty')])
+    expect(() => parse(bytes)).toThrow(new SessionLogError(FILE, 2, 'not valid UTF-8 text'))
+  })
+
+  it('is a valid log with any torn tail: exactly the valid prefix, byte for byte', () => {
+    fc.assert(fc.property(logArb, tornTailArb, ({ stored, bytes }, tail) => {
+      const contents = parse(Buffer.concat([bytes, tail]))
+      expect(contents.entries).toEqual(stored)
+      expect(contents.validBytes).toBe(bytes.length)
+      expect(contents.totalBytes).toBe(bytes.length + tail.length)
+    }), { numRuns: 300 })
+  })
+})
+
+describe('readSession', () => {
+  it('reads a session file without changing it, torn tail included', async () => {
+    const path = join(await mkdtemp(join(tmpdir(), 'rein-read-')), 's.jsonl')
+    const bytes = `${batchLines().join('')}{"seq":6,"type":"mess`
+    await writeFile(path, bytes)
+    const contents = await readSession(path)
+    expect(contents.entries).toHaveLength(5)
+    expect(contents.totalBytes - contents.validBytes).toBe(Buffer.byteLength('{"seq":6,"type":"mess'))
+    expect(await readFile(path, 'utf8')).toBe(bytes)
+  })
+})

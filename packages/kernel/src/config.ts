@@ -1,0 +1,19 @@
+/**
+ * The kernel's own config (`ctx.plugin(kernel, { abandonAfterMs })`), checked when it is
+ * applied. Plugins' configs are their own; these are the kernel's few knobs.
+ */
+import { Schema } from 'cordis'
+
+/** How long after a caller's abort a call is given up on by default (DESIGN.md §6.1). */
+export const DEFAULT_ABANDON_AFTER_MS = 1000
+
+export interface KernelConfig {
+  /** Milliseconds after the caller's signal aborts before a call that has not settled is given up on. */
+  abandonAfterMs: number
+}
+
+/** The kernel's config schema. */
+export const Config: Schema<Partial<KernelConfig> | undefined, KernelConfig> = Schema.object({
+  abandonAfterMs: Schema.natural().default(DEFAULT_ABANDON_AFTER_MS)
+    .description('Milliseconds after the caller aborts before a call that has not settled is given up on (ABORTED / ABORTED_BEFORE_DISPATCH).'),
+})
