@@ -97,7 +97,7 @@ describe('rein run: approvals at the terminal', () => {
     expect(r.outcomes).toEqual({ b1: 'TOOL_DENIED' })
   })
 
-  it('Ctrl-C while asked denies the call and ends the run (130)', async () => {
+  it('Ctrl-C while asked ends the run (130); the call asked about never started (ABORTED_BEFORE_DISPATCH)', async () => {
     const pressCtrlC: Answer = (interrupt, signal) => new Promise((resolve) => {
       signal.addEventListener('abort', () => resolve(undefined), { once: true })
       interrupt()
@@ -105,9 +105,9 @@ describe('rein run: approvals at the terminal', () => {
     const r = await runAsked(['ls', 'pwd'], [pressCtrlC, 'y'])
     expect(r.code).toBe(ExitCodes.INTERRUPTED)
     expect(r.questions).toHaveLength(1)
-    expect(r.stdout).toContain('→ denied (the run was interrupted)')
-    expect(r.outcomes.b1).toBe('TOOL_DENIED')
-    expect(r.outcomes.b2).toMatch(/^(TOOL_DENIED|ABORTED_BEFORE_DISPATCH)$/)
+    expect(r.stdout).toContain('→ not run (the run was interrupted)')
+    expect(r.outcomes.b1).toBe('ABORTED_BEFORE_DISPATCH')
+    expect(r.outcomes.b2).toBe('ABORTED_BEFORE_DISPATCH')
   })
 })
 

@@ -72,6 +72,8 @@ export function argumentLines(args: unknown, max: number): string[] {
   return [...kept, `… (${lines.length - kept.length} more lines)`]
 }
 
+const INTERRUPTED = 'the run was interrupted'
+
 /** What was answered; `cut` when the question line was left without its newline. */
 interface Reply {
   answer: ApprovalAnswer
@@ -82,9 +84,9 @@ interface Reply {
 /** Reads answers until one is understood; end of input or an abort denies. */
 async function readAnswer(prompt: TerminalAskerOptions['prompt'], signal: AbortSignal, out: Output): Promise<Reply> {
   for (let tries = 0; tries < MAX_TRIES; tries++) {
-    if (signal.aborted) return { answer: 'deny', why: 'the run was interrupted' }
+    if (signal.aborted) return { answer: 'deny', why: INTERRUPTED }
     const line = await prompt(QUESTION, signal)
-    if (signal.aborted) return { answer: 'deny', why: 'the run was interrupted', cut: true }
+    if (signal.aborted) return { answer: 'deny', why: INTERRUPTED, cut: true }
     if (line === undefined) return { answer: 'deny', why: 'no answer: end of input', cut: true }
     const answer = parseAnswer(line)
     if (answer) return { answer }
@@ -94,6 +96,9 @@ async function readAnswer(prompt: TerminalAskerOptions['prompt'], signal: AbortS
 }
 
 function verdictLine(answer: ApprovalAnswer, why: string | undefined, style: Style): string {
+  // The kernel settles a call whose run was interrupted while asked ABORTED_BEFORE_DISPATCH:
+  // nothing was refused, the call simply never started.
+  if (why === INTERRUPTED) return style.yellow(`  → not run (${why})`)
   if (answer === 'allow-once') return style.green('  → allowed once')
   if (answer === 'allow-session') return style.green('  → allowed for this session (this tool and rule are not asked about again)')
   return style.yellow(`  → denied${why ? ` (${why})` : ''}`)
