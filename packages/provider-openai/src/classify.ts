@@ -3,10 +3,11 @@
  * a stream into the matching `ProviderError`, with a message that names the model and base
  * URL and quotes what the server said (redacted, and cut to a readable length). Pure: no I/O.
  */
+import type { Credentials } from './config.js'
 import {
   ProviderAuthError, ProviderBadRequestError, ProviderContextLengthError, ProviderError,
   ProviderModelNotFoundError, ProviderRateLimitedError, ProviderStreamInterruptedError,
-  ProviderUnavailableError, redact, type RequestSite,
+  ProviderUnavailableError, type RequestSite,
 } from './errors.js'
 
 /** The longest server text quoted in a message. */
@@ -63,9 +64,16 @@ export function isContextLengthError(err: ServerError): boolean {
 
 /** The server's text, redacted and shortened, ready to quote. */
 export function quote(text: string, site: RequestSite): string {
-  const clean = redact(text, site.apiKey).replace(/\s+/g, ' ').trim()
+  const clean = site.redact(text).replace(/\s+/g, ' ').trim()
   if (clean.length === 0) return '(empty body)'
   return clean.length > MAX_QUOTE ? `${clean.slice(0, MAX_QUOTE)}… (${clean.length - MAX_QUOTE} more characters)` : clean
+}
+
+/** What to check after a 401/403, by what the request proved itself with. */
+const AUTH_ADVICE: Record<Credentials, string> = {
+  apiKey: 'Check that apiKey is set to a valid key for this server.',
+  elsewhere: 'Check the credentials in headers (or in the baseURL query), or set apiKey.',
+  none: 'This server wants an API key: set apiKey in the provider config (e.g. apiKey: ${env:OPENAI_API_KEY}).',
 }
 
 /** Facts about a failed attempt that shape the message. */
@@ -87,9 +95,9 @@ export function classifyHttpError(f: HttpFailure, site: RequestSite): ProviderEr
   const options = { status, ...(f.retryAfterMs === undefined ? {} : { retryAfterMs: f.retryAfterMs }) }
   const tries = f.attempts > 1 ? ` after ${f.attempts} attempts` : ''
   const note = f.note === undefined ? '' : ` ${f.note}`
-  const text = (message: string) => redact(message + note, site.apiKey)
+  const text = (message: string) => site.redact(message + note)
   if (status === 401 || status === 403) {
-    return new ProviderAuthError(text(`authentication failed at ${site.baseURL} (HTTP ${status}): ${said}. Check that apiKey is set to a valid key for this server.`), options)
+    return new ProviderAuthError(text(`authentication failed at ${site.baseURL} (HTTP ${status}): ${said}. ${AUTH_ADVICE[site.credentials]}`), options)
   }
   if (status === 404) {
     return new ProviderModelNotFoundError(text(`model "${site.model}" was not found at ${site.baseURL} (HTTP 404): ${said}. Check the model name, and that baseURL points at a Chat Completions API (OpenAI needs the /v1 suffix).`), options)
@@ -111,7 +119,7 @@ export function classifyHttpError(f: HttpFailure, site: RequestSite): ProviderEr
 export function classifyStreamError(err: ServerError, site: RequestSite): ProviderError {
   const said = quote(err.message, site)
   if (isContextLengthError(err)) {
-    return new ProviderContextLengthError(redact(`the conversation is too long for the context window of model "${site.model}": ${said}. Shorten the transcript or tool results.`, site.apiKey))
+    return new ProviderContextLengthError(site.redact(`the conversation is too long for the context window of model "${site.model}": ${said}. Shorten the transcript or tool results.`))
   }
-  return new ProviderStreamInterruptedError(redact(`${site.baseURL} reported an error in the middle of the response: ${said}`, site.apiKey))
+  return new ProviderStreamInterruptedError(site.redact(`${site.baseURL} reported an error in the middle of the response: ${said}`))
 }

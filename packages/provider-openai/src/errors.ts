@@ -1,11 +1,13 @@
 /**
  * The errors this provider throws: one `ProviderError` subclass per code, each carrying the
  * stable `code`, the HTTP `status` when there was one, and a message that says what went wrong
- * and what to check. Messages are built through `redact`, so the API key never appears in a
- * message or a stack trace, whatever the server echoes back.
+ * and what to check. Every message is built through the request site's `redact`, and a foreign
+ * `cause` is attached only as a redacted copy, so no secret reaches a message, stack or cause.
  */
 import * as codes from './codes.js'
 import type { ProviderCode } from './codes.js'
+import type { Credentials } from './config.js'
+import type { Redactor } from './secrets.js'
 
 /** Extra facts an error may carry. */
 export interface ProviderErrorOptions {
@@ -74,17 +76,15 @@ export class ProviderAbortedError extends ProviderError {
   constructor(message: string, o?: ProviderErrorOptions) { super(codes.PROVIDER_ABORTED, message, o); this.name = 'AbortError' }
 }
 
-/** Where a request went: what every error message names. `apiKey` is only used to redact. */
+/** Where a request went: what every error message names, and how to keep secrets out of it. */
 export interface RequestSite {
+  /** The base URL as messages show it (secret query values replaced). */
   baseURL: string
   model: string
-  apiKey: string
-}
-
-/** Replaces every occurrence of the key with `[redacted]`. Runs on every message before it is thrown. */
-export function redact(text: string, apiKey: string): string {
-  if (apiKey.length === 0) return text
-  return text.split(apiKey).join('[redacted]')
+  /** Takes every configured secret out of a text. Runs on every message before it is thrown. */
+  redact: Redactor
+  /** What the request proves itself with, for the advice of an authentication error. */
+  credentials: Credentials
 }
 
 /** The abort error for a request whose signal fired. */

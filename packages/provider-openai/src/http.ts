@@ -4,13 +4,16 @@
  * consumed: the first chunk is read here, inside the retry loop, so a connection that dies
  * right after the headers is retried too. After that, a broken body is an interruption, never
  * a retry. The request's signal aborts the fetch, the body and any wait between attempts.
+ * Messages name the shown endpoint, never the real one (its query may hold a secret), and a
+ * network error is attached as a redacted copy.
  */
 import type { ResolvedConfig } from './config.js'
 import { classifyHttpError } from './classify.js'
 import {
-  abortedError, ProviderStreamInterruptedError, ProviderUnavailableError, redact, type RequestSite,
+  abortedError, ProviderStreamInterruptedError, ProviderUnavailableError, type RequestSite,
 } from './errors.js'
 import { backoffDelay, isRetryableStatus, parseRetryAfter, sleep } from './retry.js'
+import { redactedCopy } from './safe-cause.js'
 
 /** What the HTTP layer needs from the outside world; tests replace the clock, dice and sleep. */
 export interface HttpDeps {
@@ -33,15 +36,16 @@ export interface OpenBody {
 
 /** The request site of a config, for error messages. */
 export function siteOf(config: ResolvedConfig): RequestSite {
-  return { baseURL: config.baseURL, model: config.model, apiKey: config.apiKey }
+  return { baseURL: config.baseURL, model: config.model, redact: config.redact, credentials: config.credentials }
 }
 
+/** The defaults, `Authorization` only when there is an apiKey, then the configured headers over them. */
 function requestHeaders(config: ResolvedConfig, stream: boolean): Headers {
   const headers = new Headers({
     'content-type': 'application/json',
     accept: stream ? 'text/event-stream' : 'application/json',
-    authorization: `Bearer ${config.apiKey}`,
   })
+  if (config.apiKey !== undefined) headers.set('authorization', `Bearer ${config.apiKey}`)
   for (const [name, value] of Object.entries(config.headers)) headers.set(name, value)
   return headers
 }
@@ -64,7 +68,7 @@ async function* rest(first: Uint8Array | undefined, reader: ReadableStreamDefaul
       let step: ReadResult
       try { step = await reader.read() } catch (err) {
         if (signal?.aborted) throw abortedError(signal)
-        throw new ProviderStreamInterruptedError(redact(`the connection to ${site.baseURL} broke off in the middle of the response after ${received} bytes: ${reasonOf(err)}`, site.apiKey), { cause: err })
+        throw new ProviderStreamInterruptedError(site.redact(`the connection to ${site.baseURL} broke off in the middle of the response after ${received} bytes: ${reasonOf(err)}`), { cause: redactedCopy(err, site.redact) })
       }
       if (step.done) return
       received += step.value.byteLength
@@ -98,7 +102,7 @@ export async function postWithRetries(config: ResolvedConfig, body: unknown, str
     } catch (err) {
       if (signal?.aborted) throw abortedError(signal)
       if (!last) { await wait(backoff(attempt)); continue }
-      throw new ProviderUnavailableError(redact(`could not reach ${config.endpoint} (${tried}): ${reasonOf(err)}`, config.apiKey), { cause: err })
+      throw new ProviderUnavailableError(site.redact(`could not reach ${config.shownEndpoint} (${tried}): ${reasonOf(err)}`), { cause: redactedCopy(err, site.redact) })
     }
     if (response.ok) {
       const reader = response.body?.getReader()
@@ -107,7 +111,7 @@ export async function postWithRetries(config: ResolvedConfig, body: unknown, str
       try { first = await reader.read() } catch (err) {
         if (signal?.aborted) throw abortedError(signal)
         if (!last) { await wait(backoff(attempt)); continue }
-        throw new ProviderUnavailableError(redact(`${config.endpoint} closed the connection before sending a body (${tried}): ${reasonOf(err)}`, config.apiKey), { cause: err })
+        throw new ProviderUnavailableError(site.redact(`${config.shownEndpoint} closed the connection before sending a body (${tried}): ${reasonOf(err)}`), { cause: redactedCopy(err, site.redact) })
       }
       return { response, chunks: rest(first.done ? undefined : first.value, reader, site, signal) }
     }

@@ -14,3 +14,5 @@ export {
   ProviderAbortedError, type ProviderErrorOptions,
 } from './errors.js'
 export type { HttpDeps } from './http.js'
+export { PUBLIC_HEADERS, MIN_ANYWHERE_LENGTH } from './secrets.js'
+export { PUBLIC_QUERY_PARAMS } from './base-url.js'

@@ -6,7 +6,7 @@
  */
 import type { AssistantMessage, ToolCall } from '@rein/kernel'
 import { classifyStreamError, fromErrorValue, quote } from './classify.js'
-import { ProviderBadResponseError, ProviderStreamInterruptedError, redact, type RequestSite } from './errors.js'
+import { ProviderBadResponseError, ProviderStreamInterruptedError, type RequestSite } from './errors.js'
 import { assistantMessage, fallbackCallId, readUsage } from './wire-response.js'
 
 interface PartialCall { id: string, name: string, arguments: string }
@@ -35,7 +35,7 @@ export class StreamAssembler {
     this.events++
     let json: unknown
     try { json = JSON.parse(data) } catch {
-      throw new ProviderBadResponseError(redact(`${this.site.baseURL} sent stream event #${this.events} that is not JSON: ${quote(data, this.site)}`, this.site.apiKey))
+      throw new ProviderBadResponseError(this.site.redact(`${this.site.baseURL} sent stream event #${this.events} that is not JSON: ${quote(data, this.site)}`))
     }
     const chunk = asObject(json)
     if (chunk === undefined) return ''
@@ -81,7 +81,7 @@ export class StreamAssembler {
   /** The complete message. Throws `ProviderStreamInterruptedError` when the answer never finished. */
   finish(): AssistantMessage {
     if (!this.done && this.finishReason === undefined) {
-      throw new ProviderStreamInterruptedError(redact(`the response stream from ${this.site.baseURL} ended before the answer was complete (after ${this.events} events, without finish_reason or [DONE])`, this.site.apiKey))
+      throw new ProviderStreamInterruptedError(this.site.redact(`the response stream from ${this.site.baseURL} ended before the answer was complete (after ${this.events} events, without finish_reason or [DONE])`))
     }
     const ordered = [...this.calls].sort(([a], [b]) => a - b)
     const toolCalls: ToolCall[] = ordered.map(([, c], i) => ({ id: c.id || fallbackCallId(i), name: c.name, arguments: c.arguments }))

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest'
 import * as codes from '../src/codes.js'
 import { classifyHttpError, isContextLengthError, readServerError } from '../src/classify.js'
-import { redact } from '../src/errors.js'
+import { siteFor } from './helpers.js'
 
-const site = { baseURL: 'https://api.example.test/v1', model: 'm-1', apiKey: 'sk-secret-123' }
+const site = siteFor('https://api.example.test/v1', 'm-1', 'sk-secret-123')
 const body = (message: string, code?: string) => JSON.stringify({ error: { message, type: 'invalid_request_error', code } })
 
 describe('classifyHttpError', () => {
@@ -32,6 +32,15 @@ describe('classifyHttpError', () => {
     expect(err.message).toMatch(/more characters/)
   })
 
+  it.each([
+    ['apiKey', 'Check that apiKey is set to a valid key for this server.'],
+    ['elsewhere', 'Check the credentials in headers (or in the baseURL query), or set apiKey.'],
+    ['none', 'This server wants an API key: set apiKey in the provider config (e.g. apiKey: ${env:OPENAI_API_KEY}).'],
+  ] as const)('advises on a 401 by what the request sent (%s)', (credentials, advice) => {
+    const err = classifyHttpError({ status: 401, body: body('Unauthorized'), attempts: 1 }, { ...site, credentials })
+    expect(err.message).toBe(`authentication failed at https://api.example.test/v1 (HTTP 401): Unauthorized. ${advice}`)
+  })
+
   it('says how many attempts were made, the wait asked for, and an appended note', () => {
     const err = classifyHttpError({ status: 429, body: '', attempts: 3, retryAfterMs: 2000, note: 'Not retried.' }, site)
     expect(err.message).toBe('rate limited by https://api.example.test/v1 (HTTP 429) after 3 attempts: (empty body). The server asked to wait 2s. Not retried.')
@@ -49,12 +58,5 @@ describe('readServerError', () => {
 
   it('does not call an unrelated 400 a context-length error', () => {
     expect(isContextLengthError({ message: "Invalid schema for function 'read_file'" })).toBe(false)
-  })
-})
-
-describe('redact', () => {
-  it('replaces every occurrence and leaves text alone for an empty key', () => {
-    expect(redact('a k b k', 'k')).toBe('a [redacted] b [redacted]')
-    expect(redact('abc', '')).toBe('abc')
   })
 })

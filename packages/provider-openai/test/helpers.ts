@@ -4,8 +4,10 @@
  */
 import type { GenerateRequest, StreamEvent } from '@rein/kernel'
 import type { OpenAIProviderConfig } from '../src/config.js'
+import type { RequestSite } from '../src/errors.js'
 import type { HttpDeps } from '../src/http.js'
 import { createProvider } from '../src/provider.js'
+import { createRedactor } from '../src/secrets.js'
 import type { FixtureServer } from './fixture-server.js'
 
 /** The key every test uses; no message may ever contain it. */
@@ -14,6 +16,11 @@ export const KEY = 'sk-test-4f9c2a7e1b3d5f6a'
 /** A provider for `server`, with fast backoff; `overrides` and `deps` as given. */
 export function providerFor(server: FixtureServer, overrides: Partial<OpenAIProviderConfig> = {}, deps: Partial<HttpDeps> = {}) {
   return createProvider({ baseURL: server.baseURL, apiKey: KEY, model: 'deepseek-chat', retryBaseDelayMs: 1, ...overrides }, deps)
+}
+
+/** A request site for unit tests: messages name `baseURL` and `model`, and `apiKey` is redacted. */
+export function siteFor(baseURL: string, model: string, apiKey: string): RequestSite {
+  return { baseURL, model, redact: createRedactor([apiKey]), credentials: 'apiKey' }
 }
 
 /** A small request with one tool. */

@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest'
 import { PROVIDER_BAD_RESPONSE, PROVIDER_CONTEXT_LENGTH, PROVIDER_STREAM_INTERRUPTED } from '../src/codes.js'
 import { StreamAssembler } from '../src/stream-assembler.js'
+import { siteFor } from './helpers.js'
 
-const site = { baseURL: 'http://127.0.0.1:1/v1', model: 'm', apiKey: 'sk-secret-123' }
+const site = siteFor('http://127.0.0.1:1/v1', 'm', 'sk-secret-123')
 const chunk = (delta: object, extra: object = {}) => JSON.stringify({ choices: [{ index: 0, delta, finish_reason: null }], ...extra })
 const call = (index: number | undefined, fn: object, id?: string) =>
   chunk({ tool_calls: [{ ...(index === undefined ? {} : { index }), ...(id ? { id, type: 'function' } : {}), function: fn }] })

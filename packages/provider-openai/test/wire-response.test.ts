@@ -2,8 +2,9 @@ import { describe, expect, it } from 'vitest'
 import { PROVIDER_BAD_RESPONSE } from '../src/codes.js'
 import { parseCompletion, readUsage } from '../src/wire-response.js'
 import { fixture } from './fixture-server.js'
+import { siteFor } from './helpers.js'
 
-const site = { baseURL: 'http://127.0.0.1:1/v1', model: 'm', apiKey: 'sk-secret-123' }
+const site = siteFor('http://127.0.0.1:1/v1', 'm', 'sk-secret-123')
 const bodyOf = (name: string) => JSON.stringify((JSON.parse(fixture(name)) as { body: unknown }).body)
 
 describe('parseCompletion', () => {

@@ -1,7 +1,8 @@
 /**
- * The config schema, checked once at load: `file` must be a non-empty path and every `redact`
- * entry must compile as a regular expression, so a bad entry fails `ctx.plugin(...)` with a
- * message naming it (`$.redact[1] is not a valid regular expression: ...`).
+ * The config schema, checked once at load (by cordis at `ctx.plugin(...)`, and by the loader):
+ * `file` must be a non-empty path, also when the whole config is missing, and every `redact`
+ * entry must compile as a regular expression that cannot match the empty string. A bad config
+ * fails the start with a message naming the key and the fix, never a crash at the first call.
  */
 import { Schema } from 'cordis'
 import { userPattern } from './redact.js'
@@ -22,23 +23,40 @@ export interface AuditInput {
   maxStringLength?: number
 }
 
+/** How to fix a missing or empty `file`, shown in its error. */
+const FILE_HINT = 'the file audit appends one JSON line per call to, e.g. file: ./audit.jsonl'
+
+// `file` is checked below rather than marked required, so that its error can say what to set.
 const Shape = Schema.object({
-  file: Schema.string().required().description('JSONL file to append one line per finished call to.'),
+  file: Schema.string().description('JSONL file to append one line per finished call to (required).'),
   redact: Schema.array(Schema.string()).default([]).description('Extra secret patterns (RegExp sources).'),
   maxStringLength: Schema.natural().default(4096).description('Cut longer argument strings in the log; 0 = never.'),
 })
 
-/** The plugin's config schema (cordis validates it at `ctx.plugin(...)`). */
-export const Config: Schema<AuditInput, AuditConfig> = Schema.transform(Shape, (input) => {
-  const config = input as unknown as AuditConfig
-  if (config.file === '') throw new Schema.ValidationError('must be a non-empty file path', { path: ['file'] })
+function check(config: AuditConfig): AuditConfig {
+  if (config.file === undefined) throw new Schema.ValidationError(`is required: ${FILE_HINT}`, { path: ['file'] })
+  if (config.file.trim() === '') throw new Schema.ValidationError(`must be a non-empty file path: ${FILE_HINT}`, { path: ['file'] })
   config.redact.forEach((source, index) => {
+    let pattern: RegExp
     try {
-      userPattern(source, index)
+      pattern = userPattern(source, index).pattern
     } catch (error) {
       throw new Schema.ValidationError(
-        `is not a valid regular expression: ${JSON.stringify(source)} (${(error as Error).message})`, { path: ['redact', index] })
+        `is not a valid regular expression: ${JSON.stringify(source)} (${(error as Error).message}); fix or remove it`,
+        { path: ['redact', index] })
+    }
+    if (pattern.test('')) {
+      throw new Schema.ValidationError(
+        `matches the empty string (${JSON.stringify(source)}), so it would mark every position as a secret; make it match at least one character`,
+        { path: ['redact', index] })
     }
   })
   return config
-}, true)
+}
+
+/**
+ * The plugin's config schema. A missing config resolves to `{}` first, so it is refused for its
+ * missing `file` like any other config without one.
+ */
+export const Config: Schema<AuditInput | undefined, AuditConfig> =
+  Schema.transform(Shape, (input) => check(input as unknown as AuditConfig), true).default({} as AuditConfig)

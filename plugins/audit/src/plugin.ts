@@ -38,7 +38,7 @@ export function apply(ctx: Context, config: AuditConfig) {
         redact, maxStringLength: config.maxStringLength, now: Date.now(),
       }))
     } catch (error) {
-      line = JSON.stringify({ ts: new Date().toISOString(), id: exec.id, name: exec.name, auditError: String(error) })
+      line = JSON.stringify(redact({ ts: new Date().toISOString(), id: exec.id, name: exec.name, auditError: String(error) }))
     }
     append(line)
   })

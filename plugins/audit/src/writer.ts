@@ -1,11 +1,12 @@
 /**
  * Appends lines to the audit file. Each line is appended synchronously, in the order lines are
  * given, so the file never lags behind the calls and nothing is pending at dispose or exit.
- * The parent directory is created on first use. A failure never throws: the first one is
- * reported through `warn`, later ones are silent, and every later line is still attempted.
+ * The parent directory is created (0700) on first use, the file 0600. A failure never throws:
+ * the first one is reported through `warn`, later ones are silent, and every later line is
+ * still attempted.
  */
-import { appendFileSync, mkdirSync } from 'node:fs'
 import { dirname } from 'node:path'
+import { appendPrivateSync, makePrivateDirSync } from './private-file.js'
 
 /** Returns `append(line)` for `file`. */
 export function createAppender(file: string, warn: (message: string) => void): (line: string) => void {
@@ -14,10 +15,10 @@ export function createAppender(file: string, warn: (message: string) => void): (
   return (line) => {
     try {
       if (!prepared) {
-        mkdirSync(dirname(file), { recursive: true })
+        makePrivateDirSync(dirname(file))
         prepared = true
       }
-      appendFileSync(file, `${line}\n`, 'utf8')
+      appendPrivateSync(file, `${line}\n`)
     } catch (error) {
       if (warned) return
       warned = true

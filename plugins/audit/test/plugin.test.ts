@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { Context } from 'cordis'
 import {
@@ -111,6 +112,35 @@ describe('audit on a real kernel', () => {
       text: 'id [REDACTED]',
     })
     expect(line.argBytes).toBe(Buffer.byteLength(JSON.stringify(args)))
+  })
+
+  it('redacts a Bearer token deep inside the arguments, in keys and values alike', async () => {
+    const { file, call } = await audited()
+    const token = 'Bearer eyJhbGciOiJIUzI1NiJ9.c2VjcmV0.sig'
+    await call('echo', {
+      request: { url: 'https://api.example.test', headers: [{ name: 'Authorization', value: token }] },
+      [`cached for ${token}`]: [[{ note: `retry with ${token} later` }]],
+    })
+    const [line] = await readLines(file)
+    expect(line.arguments).toEqual({
+      request: { url: 'https://api.example.test', headers: [{ name: 'Authorization', value: 'Bearer [REDACTED]' }] },
+      'cached for Bearer [REDACTED]': [[{ note: 'retry with Bearer [REDACTED] later' }]],
+    })
+    expect(JSON.stringify(line)).not.toContain('eyJhbGciOiJIUzI1NiJ9')
+  })
+
+  it("never writes a failed result's text, so a secret in an error message stays out of the file", async () => {
+    const { ctx, file, call } = await audited()
+    ctx.tools.register(defineTool({
+      name: 'leaky', description: 'x', parameters: { type: 'object' },
+      execute: () => { throw new Error('upstream refused Authorization: Bearer eyJhbGciOiJIUzI1NiJ9.c2VjcmV0.sig') },
+    }))
+    const result = await call('leaky')
+    expect(result.isError && result.error.message).toContain('eyJhbGciOiJIUzI1NiJ9')
+    const text = await readFile(file, 'utf8')
+    expect(JSON.parse(text)).toMatchObject({ name: 'leaky', isError: true, code: TOOL_FAILED })
+    expect(text).not.toContain('eyJhbGciOiJIUzI1NiJ9')
+    expect(text).not.toContain('upstream refused')
   })
 
   it('cuts long argument strings in the log only', async () => {

@@ -1,4 +1,5 @@
-import { mkdir, writeFile } from 'node:fs/promises'
+import { statSync } from 'node:fs'
+import { chmod, mkdir, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import * as audit from '../src/index.js'
@@ -11,7 +12,50 @@ afterEach(() => {
   vi.restoreAllMocks()
 })
 
+/** Runs `body` with the process umask set to `mask`, restoring it afterwards. */
+async function withUmask<T>(mask: number, body: () => Promise<T>): Promise<T> {
+  const before = process.umask(mask)
+  try {
+    return await body()
+  } finally {
+    process.umask(before)
+  }
+}
+
+const modeOf = (path: string) => statSync(path).mode & 0o777
+
+/** A harness auditing into `file`, after one call has been written. */
+async function auditOneCall(file: string) {
+  const ctx = await kernelContext()
+  registerTools(ctx)
+  ctx.plugin(audit, { file })
+  await ctx.start()
+  await ctx.tools.execute({ id: 'a', name: 'echo', arguments: {} })
+}
+
 describe('the audit file', () => {
+  it.each(['000', '022', '277'])('is created 0600 in folders created 0700 (umask %s)', async (mask) => {
+    const dir = await tempDir()
+    const file = join(dir, 'logs', 'today', 'audit.jsonl')
+    await withUmask(parseInt(mask, 8), () => auditOneCall(file))
+    expect(modeOf(file)).toBe(0o600)
+    expect(modeOf(join(dir, 'logs', 'today'))).toBe(0o700)
+    expect(modeOf(join(dir, 'logs'))).toBe(0o700)
+    expect(await readLines(file)).toMatchObject([{ id: 'a' }])
+  })
+
+  it('leaves the mode of a folder and a file that already exist as their owner set it', async () => {
+    const dir = await tempDir()
+    await chmod(dir, 0o750)
+    const file = join(dir, 'audit.jsonl')
+    await writeFile(file, '', { mode: 0o640 })
+    await chmod(file, 0o640)
+    await withUmask(0o000, () => auditOneCall(file))
+    expect(modeOf(dir)).toBe(0o750)
+    expect(modeOf(file)).toBe(0o640)
+    expect(await readLines(file)).toMatchObject([{ id: 'a' }])
+  })
+
   it('reports a write failure once and never fails a call', async () => {
     const dir = await tempDir()
     await writeFile(join(dir, 'blocker'), 'a file, not a directory')

@@ -1,14 +1,15 @@
 /**
  * The local-files spill store. Outputs are files named by a random locator in one private
- * directory (mode 0700, files 0600, created exclusively so nothing is ever overwritten or
- * followed through a planted link). `read` accepts only locators of the exact shape it
- * issues, so no locator can name a path outside the directory.
+ * directory (mode 0700, files 0600 whatever the umask, created exclusively so nothing is ever
+ * overwritten or followed through a planted link). `read` accepts only locators of the exact
+ * shape it issues, so no locator can name a path outside the directory.
  */
 import { randomBytes } from 'node:crypto'
-import { lstat, mkdir, mkdtemp, readFile, rm, unlink, writeFile } from 'node:fs/promises'
+import { lstat, readFile, rm, unlink } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { utf8Length } from '@rein/retention'
+import { makePrivateDir, makePrivateTempDir, writePrivateFile } from './private-fs.js'
 import { readSpilledHint, SpillNotFoundError, type SavedSpill, type SpillMeta, type SpillStore } from './store.js'
 
 /** The only locators this store issues or reads: `spill_` and 32 lowercase hex digits. */
@@ -38,7 +39,7 @@ export class LocalSpillStore implements SpillStore {
   async save(text: string, _meta: SpillMeta): Promise<SavedSpill> {
     const dir = await this.prepare()
     const locator = `spill_${randomBytes(16).toString('hex')}`
-    await writeFile(join(dir, `${locator}.txt`), text, { encoding: 'utf8', mode: 0o600, flag: 'wx' })
+    await writePrivateFile(join(dir, `${locator}.txt`), text)
     return { locator, bytes: utf8Length(text), retrievalHint: readSpilledHint(locator) }
   }
 
@@ -81,11 +82,11 @@ export class LocalSpillStore implements SpillStore {
 
   private async makeDirectory(): Promise<string> {
     if (this.options.dir === undefined) {
-      this.temporary = await mkdtemp(join(tmpdir(), `rein-spill-${process.pid}-`))
+      this.temporary = await makePrivateTempDir(join(tmpdir(), `rein-spill-${process.pid}-`))
       return this.temporary
     }
     const dir = resolve(this.options.dir)
-    await mkdir(dir, { recursive: true, mode: 0o700 })
+    await makePrivateDir(dir)
     const stat = await lstat(dir)
     if (!stat.isDirectory()) {
       throw new Error(`spill dir ${dir} is not a plain directory (a file or a symlink); set dir to a private directory`)

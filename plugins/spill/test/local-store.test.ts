@@ -1,6 +1,6 @@
 import { chmod, mkdir, mkdtemp, readdir, rm, stat, symlink, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { dirname, join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { localStore } from '../src/local-store.js'
 import { testSpillStore } from '../src/testing.js'
@@ -36,6 +36,35 @@ describe('local store', () => {
     expect((await stat(dir)).mode & 0o777).toBe(0o700)
     await store.close()
     expect(await localStore({ dir }).read(saved.locator)).toBe('x')
+  })
+
+  it.each(['000', '022', '277'])('makes folders 0700 and files 0600 whatever the umask (umask %s)', async (mask) => {
+    const before = process.umask(parseInt(mask, 8))
+    try {
+      const temporary = localStore()
+      const a = await temporary.save('in the temp dir', meta)
+      const made = join(root, `umask-${mask}`, 'nested', 'spill')
+      const configured = localStore({ dir: made })
+      const b = await configured.save('in a configured dir', meta)
+      for (const dir of [temporary.directory!, made, dirname(made), dirname(dirname(made))]) {
+        expect((await stat(dir)).mode & 0o777, dir).toBe(0o700)
+      }
+      expect((await stat(join(temporary.directory!, `${a.locator}.txt`))).mode & 0o777).toBe(0o600)
+      expect((await stat(join(made, `${b.locator}.txt`))).mode & 0o777).toBe(0o600)
+      expect(await configured.read(b.locator)).toBe('in a configured dir')
+      await temporary.close()
+    } finally {
+      process.umask(before)
+    }
+  })
+
+  it('leaves an existing private directory as it is', async () => {
+    const dir = join(root, 'already-private')
+    await mkdir(dir)
+    await chmod(dir, 0o700)
+    const saved = await localStore({ dir }).save('x', meta)
+    expect((await stat(dir)).mode & 0o777).toBe(0o700)
+    expect((await stat(join(dir, `${saved.locator}.txt`))).mode & 0o777).toBe(0o600)
   })
 
   it('refuses a directory other users can open, a file, and a symlink', async () => {

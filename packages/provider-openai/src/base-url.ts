@@ -1,0 +1,83 @@
+/**
+ * Reads `baseURL` into the endpoint requests go to and the form messages show. A query is kept
+ * on the endpoint (Azure's `?api-version=`, a gateway's `?key=`); its values are secrets, so the
+ * shown form replaces each with `[redacted]`, except the names in `PUBLIC_QUERY_PARAMS`.
+ * A user name or password in the URL, and a fragment, are refused: fetch cannot send them.
+ */
+import { REDACTED } from './secrets.js'
+
+/** Query parameters whose values are not secret, shown as they are. */
+export const PUBLIC_QUERY_PARAMS: ReadonlySet<string> = new Set(['api-version'])
+
+/** A usable base URL. */
+export interface BaseURL {
+  /** The URL as messages show it: no trailing slash, secret query values replaced. */
+  shown: string
+  /** Where requests go: `<path>/chat/completions` with the query as given. Holds secrets. */
+  endpoint: string
+  /** The endpoint as messages show it. */
+  shownEndpoint: string
+  /** The query values to redact: each as the URL spells it and decoded. */
+  secrets: string[]
+}
+
+export type BaseURLReading =
+  | { kind: 'ok', url: BaseURL }
+  | { kind: 'bad', must: string }
+
+const MUST = 'an http(s) URL such as "https://api.deepseek.com" or "https://api.openai.com/v1"'
+
+/** Parses a configured `baseURL`. */
+export function readBaseURL(raw: string): BaseURLReading {
+  let url: URL
+  try { url = new URL(raw) } catch { return { kind: 'bad', must: MUST } }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return { kind: 'bad', must: MUST }
+  if (url.username !== '' || url.password !== '') {
+    return { kind: 'bad', must: `${MUST}, without a user name or password (send credentials with apiKey or headers)` }
+  }
+  if (url.hash !== '' || raw.includes('#')) return { kind: 'bad', must: `${MUST}, without a fragment` }
+  const base = `${url.origin}${url.pathname}`.replace(/\/+$/, '')
+  const query = url.search.slice(1)
+  const shownQuery = query === '' ? '' : `?${query.split('&').map(showParam).join('&')}`
+  return {
+    kind: 'ok',
+    url: {
+      shown: `${base}${shownQuery}`,
+      endpoint: `${base}/chat/completions${url.search}`,
+      shownEndpoint: `${base}/chat/completions${shownQuery}`,
+      secrets: query === '' ? [] : query.split('&').flatMap(paramSecrets),
+    },
+  }
+}
+
+/** `name=value` with the value replaced unless the name is public; a bare `token` is all value. */
+function showParam(param: string): string {
+  const eq = param.indexOf('=')
+  if (eq === -1) return param === '' ? '' : REDACTED
+  const name = param.slice(0, eq)
+  return isPublic(name) ? param : `${name}=${REDACTED}`
+}
+
+function paramSecrets(param: string): string[] {
+  const eq = param.indexOf('=')
+  if (eq !== -1 && isPublic(param.slice(0, eq))) return []
+  const value = eq === -1 ? param : param.slice(eq + 1)
+  return [value, decodeForm(value)]
+}
+
+function isPublic(rawName: string): boolean {
+  return PUBLIC_QUERY_PARAMS.has(decodeForm(rawName).toLowerCase())
+}
+
+/** Decodes a query component as a server would (`+` is a space); the text itself if malformed. */
+function decodeForm(text: string): string {
+  try { return decodeURIComponent(text.replace(/\+/g, ' ')) } catch { return text }
+}
+
+/**
+ * A configured `baseURL` that was refused, safe to quote: anything after `?` or `#`, and a user
+ * name or password, is cut, since it may hold a secret.
+ */
+export function quotableURL(raw: string): string {
+  return raw.replace(/[?#][\s\S]*$/, '?…').replace(/^([^/@]*\/\/)?[^/@]*@/, '$1…@')
+}
