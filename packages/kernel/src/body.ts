@@ -25,14 +25,23 @@ export async function runBody(tool: RegisteredTool, exec: ToolExec): Promise<Too
   if (!snap.ok) {
     return failure(INVALID_TOOL_OUTPUT, `tool "${exec.name}" returned a value that is not lossless JSON (${snap.problem})`)
   }
-  const problems = tool.validateOutput?.(snap.value)
-  if (problems) {
-    return failure(INVALID_TOOL_OUTPUT,
-      `tool "${exec.name}" returned a value that does not fit its output schema: ${problems.join('; ')}`)
+  let value = snap.value
+  if (tool.checkOutput) {
+    let checked = tool.checkOutput(value)
+    if (checked instanceof Promise) checked = await checked
+    if (!checked.ok) {
+      return failure(INVALID_TOOL_OUTPUT,
+        `tool "${exec.name}" returned a value that does not fit its output schema: ${checked.lines.join('; ')}`)
+    }
+    if ('value' in checked) {
+      const out = snapshot(checked.value)
+      if (!out.ok) return failure(INVALID_TOOL_OUTPUT, `the output schema of "${exec.name}" made a value that is not lossless JSON (${out.problem})`)
+      value = out.value
+    }
   }
   let rendered: unknown
   try {
-    rendered = definition.output?.render ? definition.output.render(exec.arguments, snap.value) : renderValue(snap.value)
+    rendered = definition.output?.render ? definition.output.render(exec.arguments, value) : renderValue(value)
   } catch (error) {
     return failure(RENDER_FAILED, `rendering the result of "${exec.name}" failed: ${messageOf(error)}`)
   }
@@ -41,8 +50,8 @@ export async function runBody(tool: RegisteredTool, exec: ToolExec): Promise<Too
     return failure(RENDER_FAILED, `render of "${exec.name}" must return an array of content blocks (${content})`)
   }
   return trusted(definition.concludesTurn
-    ? { isError: false, value: snap.value, content, concludesTurn: true }
-    : { isError: false, value: snap.value, content })
+    ? { isError: false, value, content, concludesTurn: true }
+    : { isError: false, value, content })
 }
 
 /** A body's throw as a result: the abort itself is `ABORTED`; otherwise the error's own code or `TOOL_FAILED`. */

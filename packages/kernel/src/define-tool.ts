@@ -3,6 +3,7 @@
  * `exec.signal` to its I/O; everything else (timeouts, retries, permissions, caching,
  * output size) is deployment policy that lives in plugins.
  */
+import type { StandardSchema } from './standard-schema.js'
 import type { ContentBlock, Json, ToolExec } from './types.js'
 
 /** A JSON Schema object (ajv draft-07 by default, 2020-12 when `$schema` says so). */
@@ -12,11 +13,15 @@ export interface ToolDefinition<A = any, V = any> {
   /** What the model calls it: letters, digits, `_` and `-`, at most 64 characters. */
   name: string
   description: string
-  /** The JSON Schema of the arguments; must describe an object. The model is shown exactly this. */
-  parameters: JsonSchema
+  /**
+   * The arguments' schema; must describe an object. A JSON Schema (the model is shown exactly
+   * this, ajv validates), or a Standard Schema such as a zod 4, valibot or arktype object (it
+   * validates, `execute` gets its typed output, and the model is shown its JSON Schema).
+   */
+  parameters: JsonSchema | StandardSchema<any, A>
   output?: {
-    /** The JSON Schema every returned value must fit. */
-    schema?: JsonSchema
+    /** What every returned value must fit: a JSON Schema, or a Standard Schema (whose output becomes the value). */
+    schema?: JsonSchema | StandardSchema<any, V>
     /** Turns a value into what the model sees. Default: a string as is, anything else as JSON. */
     render?(args: A, value: V): ContentBlock[]
   }

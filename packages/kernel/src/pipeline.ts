@@ -14,7 +14,7 @@ import {
 import { compose, Invalid, PipelineError, type ChainEntry } from './compose.js'
 import { CALL, makeExec, viewOf, type Exec } from './exec.js'
 import { messageOf, readSafely } from './hostile.js'
-import { deepFreeze, parseArguments, snapshot, type Snapshot } from './json.js'
+import { deepFreeze, parseArguments, PROTO_KEY_PROBLEM, snapshot, type Snapshot } from './json.js'
 import { postDecisionOf, preDecisionOf, resultOf, trusted } from './normalize.js'
 import type { RegisteredTool, ToolRegistry } from './registry.js'
 import { failure, finalizeContent } from './results.js'
@@ -90,7 +90,7 @@ export class Pipeline {
     if (signal?.aborted) return this.final(exec, failure(ABORTED_BEFORE_DISPATCH, Messages.abortedBeforeDispatch))
     const tool = this.deps.registry.get(exec.name)
     if (!tool) return this.post(exec, failure(UNKNOWN_TOOL, Messages.unknownTool(exec.name, this.deps.registry.names())))
-    const invalid = argumentProblem(tool, args)
+    const invalid = await this.checkArguments(exec, tool, args)
     if (invalid) return this.post(exec, failure(INVALID_ARGS, `invalid arguments for "${exec.name}": ${invalid}`))
     exec[CALL].tool = tool
 
@@ -157,6 +157,24 @@ export class Pipeline {
       if (signal?.aborted) return ABORTED_FIRST
       return failure(TOOL_DENIED, `"${exec.name}" needs approval${why}, and the approval service failed: ${messageOf(error)}`)
     }
+  }
+
+  /**
+   * Checks the arguments against the tool's schema; says what is wrong, or undefined. A
+   * Standard Schema's output (defaults, transforms) becomes `exec.arguments`, copied as own data.
+   */
+  private async checkArguments(exec: Exec, tool: RegisteredTool, { parsed, snap }: Arguments): Promise<string | undefined> {
+    if (typeof parsed === 'string') return 'arguments are not valid JSON'
+    if (snap && !snap.ok) return snap.problem.startsWith(PROTO_KEY_PROBLEM) ? snap.problem : `arguments are not plain JSON (${snap.problem})`
+    let checked = tool.checkArgs(snap?.ok ? snap.value : parsed)
+    if (checked instanceof Promise) checked = await checked
+    if (!checked.ok) return checked.lines.join('; ')
+    if ('value' in checked) {
+      const out = snapshot(checked.value, { arguments: true })
+      if (!out.ok) return `the schema's output is not plain JSON (${out.problem})`
+      ;(exec as { arguments: unknown }).arguments = out.value
+    }
+    return undefined
   }
 
   /** `tools/post-execute`, then the final word. */
@@ -255,12 +273,6 @@ function argumentsOf(call: ToolCall): Arguments {
   }
 }
 
-function argumentProblem(tool: RegisteredTool, { parsed, snap }: Arguments) {
-  if (typeof parsed === 'string') return 'arguments are not valid JSON'
-  if (snap && !snap.ok) return snap.problem.startsWith('arguments may not') ? snap.problem : `arguments are not plain JSON (${snap.problem})`
-  const lines = tool.validateArgs(snap?.ok ? snap.value : parsed)
-  return lines ? lines.join('; ') : undefined
-}
 
 function stageFailure(error: unknown) {
   if (error instanceof PipelineError) return failure(PIPELINE_FAILED, error.message, error.stage, error.plugin)

@@ -5,15 +5,27 @@
  */
 import type { ToolDefinition } from './define-tool.js'
 import type { ToolSpec } from './model.js'
-import { SchemaCompiler, type Validator } from './schema.js'
+import { capLines, SchemaCompiler } from './schema.js'
+import { checkStandard, isStandardSchema, jsonSchemaOf, type Checked } from './standard-schema.js'
 
-/** A registered tool: its definition, compiled validators, and who registered it. */
+/**
+ * Checks a value against a tool's schema. `{ ok: true }` without a `value` means the value
+ * passes as it is; a Standard Schema answers with its own output `value` (defaults applied,
+ * transforms run), which is what the tool then receives.
+ */
+export type Check = (value: unknown) => Checked | Promise<Checked>
+
+/** A registered tool: its definition, the JSON Schema the model is shown, its checks, and who registered it. */
 export interface RegisteredTool {
   readonly definition: ToolDefinition
-  readonly validateArgs: Validator
-  readonly validateOutput?: Validator
+  /** The JSON Schema of the parameters, as the model is shown it. */
+  readonly parameters: Record<string, unknown>
+  readonly checkArgs: Check
+  readonly checkOutput?: Check
   readonly plugin: string
 }
+
+const VALID: Checked = Object.freeze({ ok: true }) as Checked
 
 const NAME = /^[A-Za-z0-9_-]{1,64}$/
 
@@ -57,8 +69,8 @@ export class ToolRegistry {
 
   /** `[{ name, description, parameters }]` for every tool, in registration order (frozen). */
   specs(): readonly ToolSpec[] {
-    return this.specCache ??= Object.freeze([...this.tools.values()].map(({ definition: d }) =>
-      Object.freeze({ name: d.name, description: d.description, parameters: structuredClone(d.parameters) })))
+    return this.specCache ??= Object.freeze([...this.tools.values()].map(({ definition: d, parameters }) =>
+      Object.freeze({ name: d.name, description: d.description, parameters: structuredClone(parameters) })))
   }
 
   private prepare(definition: ToolDefinition, plugin: string): RegisteredTool {
@@ -69,26 +81,48 @@ export class ToolRegistry {
     }
     if (typeof d.description !== 'string') throw new ToolDefinitionError(`${label}: description must be a string`)
     if (typeof d.execute !== 'function') throw new ToolDefinitionError(`${label}: execute must be a function`)
-    const params = d.parameters as Record<string, unknown> | undefined
-    if (typeof params !== 'object' || params === null || params.type !== 'object') {
-      throw new ToolDefinitionError(`${label}: parameters must be a JSON Schema with type: 'object'`)
-    }
     if (d.isConcurrencySafe !== undefined && typeof d.isConcurrencySafe !== 'function') {
       throw new ToolDefinitionError(`${label}: isConcurrencySafe must be a function of the arguments`)
     }
     if (d.timeoutMs !== undefined && !(typeof d.timeoutMs === 'number' && d.timeoutMs > 0)) {
       throw new ToolDefinitionError(`${label}: timeoutMs must be a positive number of milliseconds`)
     }
-    const compile = (what: string, schema: object) => {
+    const params = this.parametersOf(d.parameters, label)
+    const checkArgs = this.checkOf('parameters', d.parameters, params, label)
+    const outputSchema = d.output?.schema
+    const checkOutput = outputSchema === undefined ? undefined : this.checkOf('output.schema', outputSchema, outputSchema, label)
+    return { definition: definition as ToolDefinition, parameters: params, checkArgs, checkOutput, plugin }
+  }
+
+  /** The JSON Schema of the parameters (converted from a Standard Schema); it must describe an object. */
+  private parametersOf(parameters: unknown, label: string): Record<string, unknown> {
+    let json: unknown = parameters
+    if (isStandardSchema(parameters)) {
       try {
-        return this.compiler.compile(schema)
+        json = jsonSchemaOf(parameters)
       } catch (error) {
-        throw new ToolDefinitionError(`${label}: ${what} is not a valid JSON Schema: ${(error as Error).message}`)
+        throw new ToolDefinitionError(`${label}: parameters: ${(error as Error).message}`)
       }
     }
-    const validateArgs = compile('parameters', params)
-    const outputSchema = d.output?.schema
-    const validateOutput = outputSchema === undefined ? undefined : compile('output.schema', outputSchema)
-    return { definition: definition as ToolDefinition, validateArgs, validateOutput, plugin }
+    const params = json as Record<string, unknown> | undefined
+    if (typeof params !== 'object' || params === null || params.type !== 'object') {
+      throw new ToolDefinitionError(`${label}: parameters must be a JSON Schema with type: 'object' (or a Standard Schema of an object)`)
+    }
+    return structuredClone(params)
+  }
+
+  /** The check of one schema: the Standard Schema's own validation, or ajv compiled once. */
+  private checkOf(what: string, schema: unknown, json: object, label: string): Check {
+    if (isStandardSchema(schema)) return (value) => checkStandard(schema, value, capLines)
+    let validate: (value: unknown) => string[] | undefined
+    try {
+      validate = this.compiler.compile(json)
+    } catch (error) {
+      throw new ToolDefinitionError(`${label}: ${what} is not a valid JSON Schema: ${(error as Error).message}`)
+    }
+    return (value) => {
+      const lines = validate(value)
+      return lines ? { ok: false, lines } : VALID
+    }
   }
 }

@@ -17,6 +17,13 @@ const MAX_LINES = 5
 /** A validator that answers with model-readable lines instead of throwing. */
 export type Validator = (value: unknown) => string[] | undefined
 
+/** At most `MAX_LINES` distinct lines, the last saying how many more there were. */
+export function capLines(lines: readonly string[]): string[] {
+  const unique = [...new Set(lines)]
+  if (unique.length <= MAX_LINES) return unique
+  return [...unique.slice(0, MAX_LINES), `...and ${unique.length - MAX_LINES} more`]
+}
+
 /** One compiler per kernel instance: two harnesses in a process never share ajv state. */
 export class SchemaCompiler {
   private draft07?: Ajv
@@ -58,7 +65,5 @@ export function renderErrors(errors: readonly ErrorObject[]): string[] {
         return `${prefix || '(root): '}${error.message ?? 'is invalid'}`
     }
   })
-  const unique = [...new Set(lines)]
-  if (unique.length <= MAX_LINES) return unique
-  return [...unique.slice(0, MAX_LINES), `...and ${unique.length - MAX_LINES} more`]
+  return capLines(lines)
 }

@@ -117,13 +117,27 @@ export class ToolService extends Service {
     const tool = this[CORE].registry.get(call.name)
     const safe = tool?.definition.isConcurrencySafe
     if (!safe) return 'exclusive'
-    const args = parseArguments(call.arguments)
-    if (tool.validateArgs(args) !== undefined) return 'exclusive'
     try {
-      return safe.call(tool.definition, args) === true ? 'parallel' : 'exclusive'
+      const args = parseArguments(call.arguments)
+      const checked = tool.checkArgs(args)
+      // A schema that answers later cannot classify now: exclusive, fail closed.
+      if (checked instanceof Promise || !checked.ok) return 'exclusive'
+      return safe.call(tool.definition, 'value' in checked ? checked.value : args) === true ? 'parallel' : 'exclusive'
     } catch {
       return 'exclusive'
     }
+  }
+
+  /**
+   * Checks arguments against a registered tool's schema, as a call would (for `rein check`'s
+   * examples): the model-readable problem lines, or undefined when they pass.
+   */
+  readonly checkArguments = (name: string, args: unknown): string[] | undefined => {
+    const tool = this[CORE].registry.get(name)
+    if (!tool) return [`unknown tool "${name}"`]
+    const checked = tool.checkArgs(args)
+    if (checked instanceof Promise) return ['the schema validates asynchronously, so it cannot be checked ahead of a call']
+    return checked.ok ? undefined : checked.lines
   }
 
   /** What the model is shown: `[{ name, description, parameters }]`, nothing else. */
