@@ -166,7 +166,7 @@ function installLayer(c: Context, layer: LayerSpec, never: <T>() => Promise<T>) 
         if (layer.behaviour === 'deny') return { kind: 'deny', reason: 'pre denies' }
         if (layer.behaviour === 'ask') return { kind: 'ask', reason: 'check' }
         if (layer.behaviour === 'returnHostile') return fault() as never
-        return (await common()) ?? next()
+        return ((await common()) as undefined) ?? next()
       })
       return
     case 'exec':
@@ -177,14 +177,14 @@ function installLayer(c: Context, layer: LayerSpec, never: <T>() => Promise<T>) 
           exec.signal = new AbortController().signal
           try { return await next() } finally { exec.signal = saved }
         }
-        return (await common()) ?? next()
+        return ((await common()) as undefined) ?? next()
       })
       return
     case 'post':
       c.on('tools/post-execute', async (_exec, _result, next) => {
         if (layer.behaviour === 'deny') return { kind: 'block', feedback: 'post blocks' }
         if (layer.behaviour === 'returnHostile') return fault() as never
-        return (await common()) ?? next()
+        return ((await common()) as undefined) ?? next()
       })
   }
 }
