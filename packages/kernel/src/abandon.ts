@@ -6,18 +6,45 @@
  * ignores its signal; `@rein/isolate` runs such bodies where they can be terminated).
  */
 
+/**
+ * One `abort` listener per signal, however many calls wait on it: a run's signal is shared by
+ * every call of its batch, and a listener each would cost time and trip Node's leak warning.
+ */
+export class AbortWatch {
+  private readonly waiting = new WeakMap<AbortSignal, Set<() => void>>()
+
+  /** Calls `callback` when `signal` aborts (at once if it has); returns the function that cancels it. */
+  on(signal: AbortSignal, callback: () => void): () => void {
+    if (signal.aborted) {
+      callback()
+      return noop
+    }
+    let callbacks = this.waiting.get(signal)
+    if (!callbacks) {
+      const set = callbacks = new Set()
+      this.waiting.set(signal, set)
+      signal.addEventListener('abort', () => {
+        this.waiting.delete(signal)
+        for (const waiter of set) waiter()
+      }, { once: true })
+    }
+    callbacks.add(callback)
+    return () => { callbacks.delete(callback) }
+  }
+}
+
+const noop = () => {}
+
 /** Waits for `work`, or, from `ms` after `signal` aborts, for `giveUp()` instead. */
-export function settleWithin<T>(work: Promise<T>, signal: AbortSignal, ms: number, giveUp: () => T): Promise<T> {
+export function settleWithin<T>(watch: AbortWatch, work: Promise<T>, signal: AbortSignal, ms: number, giveUp: () => T): Promise<T> {
   return new Promise<T>((resolve) => {
     let timer: ReturnType<typeof setTimeout> | undefined
-    const onAbort = () => {
+    const cancel = watch.on(signal, () => {
       timer = setTimeout(() => resolve(giveUp()), ms)
-    }
-    if (signal.aborted) onAbort()
-    else signal.addEventListener('abort', onAbort, { once: true })
+    })
     void work.then((value) => {
+      cancel()
       if (timer !== undefined) clearTimeout(timer)
-      signal.removeEventListener('abort', onAbort)
       resolve(value)
     })
   })
@@ -30,14 +57,12 @@ export const ABORTED_FIRST: unique symbol = Symbol('rein.aborted-first')
  * `work`'s value, or `ABORTED_FIRST` as soon as `signal` aborts (whatever `work` does later).
  * A rejection of `work` passes through.
  */
-export function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T | typeof ABORTED_FIRST> {
-  if (signal.aborted) return Promise.resolve(ABORTED_FIRST)
+export function untilAborted<T>(watch: AbortWatch, work: Promise<T>, signal: AbortSignal): Promise<T | typeof ABORTED_FIRST> {
   return new Promise((resolve, reject) => {
-    const onAbort = () => resolve(ABORTED_FIRST)
-    signal.addEventListener('abort', onAbort, { once: true })
+    const cancel = watch.on(signal, () => resolve(ABORTED_FIRST))
     work.then(
-      (value) => { signal.removeEventListener('abort', onAbort); resolve(value) },
-      (error) => { signal.removeEventListener('abort', onAbort); reject(error) },
+      (value) => { cancel(); resolve(value) },
+      (error) => { cancel(); reject(error) },
     )
   })
 }

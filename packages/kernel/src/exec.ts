@@ -6,7 +6,7 @@
  */
 import { readSafely } from './hostile.js'
 import type { RegisteredTool } from './registry.js'
-import type { ExecuteOptions, ProgressInfo, ToolCall, ToolExec, ToolExecutionResult } from './types.js'
+import type { ExecuteOptions, ProgressInfo, StageCallbacks, ToolCall, ToolExec, ToolExecutionResult } from './types.js'
 
 /** What the kernel knows about one call while it runs; shared by every view of its exec. */
 export interface CallRecord {
@@ -18,6 +18,8 @@ export interface CallRecord {
   outcome?: ToolExecutionResult
   /** The one final result, once there is one: a late second one is dropped. */
   final?: ToolExecutionResult
+  /** The caller's stage callbacks. */
+  stages?: StageCallbacks
 }
 
 export const CALL = Symbol('rein.call')
@@ -51,7 +53,7 @@ export function makeExec(call: ToolCall, args: Readonly<Record<string, unknown>>
     agent: options.agent,
     parent: options.parent,
     meta: {},
-    [CALL]: { bodyStarted: false },
+    [CALL]: { bodyStarted: false, stages: options.stages },
   }
 }
 

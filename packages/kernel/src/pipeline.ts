@@ -4,7 +4,7 @@
  * A deny is final: nothing after it can produce a success, and guards run after every allow.
  * The caller's signal is checked before pre-execute and again just before the body.
  */
-import { ABORTED_FIRST, settleWithin, untilAborted } from './abandon.js'
+import { ABORTED_FIRST, AbortWatch, settleWithin, untilAborted } from './abandon.js'
 import { runBody } from './body.js'
 import type { Chains } from './chains.js'
 import {
@@ -56,6 +56,8 @@ const EMPTY_ARGS: Readonly<Record<string, unknown>> = Object.freeze({})
 type Arguments = { parsed: unknown, snap: Snapshot | undefined }
 
 export class Pipeline {
+  private readonly aborts = new AbortWatch()
+
   constructor(private readonly deps: PipelineDeps) {}
 
   /** The whole pipeline for one call. Never rejects, and settles soon after the caller's abort. */
@@ -68,7 +70,7 @@ export class Pipeline {
     }
     const signal = options.signal
     const running = this.run(exec, args, signal).then(undefined, (error) => this.final(exec, internalFailure(error)))
-    return signal ? settleWithin(running, signal, this.deps.abandonAfterMs, () => this.final(exec, abandoned(exec))) : running
+    return signal ? settleWithin(this.aborts, running, signal, this.deps.abandonAfterMs, () => this.final(exec, abandoned(exec))) : running
   }
 
   /**
@@ -127,13 +129,16 @@ export class Pipeline {
     }
     if (signal?.aborted) return this.final(exec, failure(ABORTED_BEFORE_DISPATCH, Messages.abortedBeforeDispatch))
 
+    const stages = exec[CALL].stages
     let result: ToolExecutionResult
     try {
+      stages?.bodyStart?.()
       result = await this.executeChain()(exec)
     } catch (error) {
       return this.final(exec, stageFailure(error))
     } finally {
       if (signal) exec.signal = signal
+      stages?.bodyEnd?.()
     }
     if (!result.isError && signal?.aborted) result = abortedFrom(result)
     return this.post(exec, result)
@@ -149,7 +154,7 @@ export class Pipeline {
     if (!approval) return failure(TOOL_DENIED, `"${exec.name}" needs approval${why}, and no approval service is available`)
     try {
       const pending = Promise.resolve(approval.request({ exec, reason }))
-      const answer = signal ? await untilAborted(pending, signal) : await pending
+      const answer = signal ? await untilAborted(this.aborts, pending, signal) : await pending
       if (answer === ABORTED_FIRST || signal?.aborted) return ABORTED_FIRST
       if (answer === 'allow-once' || answer === 'allow-session') return undefined
       return failure(TOOL_DENIED, `"${exec.name}" was denied at approval${why}`)
@@ -179,9 +184,12 @@ export class Pipeline {
 
   /** `tools/post-execute`, then the final word. */
   private async post(exec: Exec, result: ToolExecutionResult): Promise<ToolExecutionResult> {
-    exec[CALL].outcome = result
+    const record = exec[CALL]
+    record.outcome = result
     let decision: PostToolDecision
     try {
+      const turn = record.stages?.postTurn?.()
+      if (turn) await turn
       decision = await this.postChain()(exec, result)
     } catch (error) {
       return this.final(exec, stageFailure(error))

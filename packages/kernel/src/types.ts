@@ -100,6 +100,21 @@ export interface ExecuteOptions {
   parent?: string
   /** Receives every `exec.progress()` report of this call, after the plugins' listeners. */
   onProgress?: (info: ProgressInfo | undefined) => void
+  /** The caller's hold on this call's stages (a scheduler orders stages across calls with it). */
+  stages?: StageCallbacks
+}
+
+/**
+ * Called by the kernel at the edges of one call's stages, outside every plugin's handler. A
+ * scheduler uses them to keep pre-execute and post-execute in model order across parallel calls.
+ */
+export interface StageCallbacks {
+  /** Pre-execute, approval and guards allowed the call; the body's onion is about to begin. */
+  bodyStart?(): void
+  /** The body's onion returned (or failed). */
+  bodyEnd?(): void
+  /** Post-execute is about to run for this call; the kernel waits for the returned promise. */
+  postTurn?(): Promise<void> | void
 }
 
 /** How the scheduler may run a call: alongside others, or alone. */
