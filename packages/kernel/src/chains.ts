@@ -10,12 +10,8 @@ type HandlerOf<K extends HookName> = K extends keyof OnionHooks ? OnionHooks[K] 
 
 /** The handlers of every hook, and a cache of whatever is derived from each list. */
 export class Chains {
-  private readonly lists: { [K in HookName]: ChainEntry<HandlerOf<K>>[] } = {
-    'tools/pre-execute': [],
-    'tools/execute': [],
-    'tools/post-execute': [],
-    'tools/result': [],
-  }
+  private readonly lists = Object.fromEntries(Object.keys(HOOK_NAMES).map((name) => [name, []])) as unknown as
+    { [K in HookName]: ChainEntry<HandlerOf<K>>[] }
   private readonly derived = new Map<HookName, unknown>()
 
   /** Whether the kernel intercepts `name`. */

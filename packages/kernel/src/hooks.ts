@@ -57,15 +57,27 @@ export interface OnionHooks {
   'tools/post-execute': PostExecuteHandler
 }
 
-/** Every hook name the kernel intercepts. `Record<..., 1>` keeps this list complete. */
-export const HOOK_NAMES: Record<keyof OnionHooks | 'tools/result', 1> = {
-  'tools/pre-execute': 1,
-  'tools/execute': 1,
-  'tools/post-execute': 1,
-  'tools/result': 1,
-}
+/**
+ * How the kernel runs each hook, as data (one row per hook; `Record<HookName, ...>` keeps the
+ * table complete): an onion's `next()` re-entry rule and what its innermost layer answers
+ * when every handler calls `next()`, or an observer that may only watch.
+ */
+export const HOOKS = {
+  'tools/pre-execute': { kind: 'onion', reentry: 'once', innermost: 'allow' },
+  'tools/execute': { kind: 'onion', reentry: 'sequential', innermost: 'the tool body' },
+  'tools/post-execute': { kind: 'onion', reentry: 'once', innermost: 'accept' },
+  'tools/result': { kind: 'observer' },
+} as const satisfies Record<keyof OnionHooks | 'tools/result', HookRule>
 
-export type HookName = keyof typeof HOOK_NAMES
+/** One row of `HOOKS`. */
+export type HookRule =
+  | { readonly kind: 'onion', readonly reentry: 'once' | 'sequential', readonly innermost: string }
+  | { readonly kind: 'observer' }
+
+/** Every hook name the kernel intercepts. */
+export const HOOK_NAMES: Record<HookName, 1> = Object.fromEntries(Object.keys(HOOKS).map((name) => [name, 1])) as Record<HookName, 1>
+
+export type HookName = keyof typeof HOOKS
 
 /** The pipeline stage names used in `PIPELINE_FAILED` results' `error.info.name`. */
-export type Stage = keyof OnionHooks | 'guard' | 'approval' | 'tools/result'
+export type Stage = keyof OnionHooks | 'guard' | 'approval' | 'tools/result' | 'startup' | 'kernel'

@@ -13,6 +13,7 @@ import {
 } from './codes.js'
 import { compose, Invalid, PipelineError, type ChainEntry } from './compose.js'
 import { CALL, makeExec, viewOf, type Exec } from './exec.js'
+import { HOOKS } from './hooks.js'
 import { messageOf, readSafely } from './hostile.js'
 import { deepFreeze, parseArguments, PROTO_KEY_PROBLEM, snapshot, type Snapshot } from './json.js'
 import { postDecisionOf, preDecisionOf, resultOf, trusted } from './normalize.js'
@@ -234,7 +235,7 @@ export class Pipeline {
 
   private preChain() {
     return this.deps.chains.derive('tools/pre-execute', (entries) =>
-      compose(entries, async () => ALLOW, { stage: 'tools/pre-execute', reentry: 'once', check: checkWith(preDecisionOf) }))
+      compose(entries, async () => ALLOW, { stage: 'tools/pre-execute', reentry: HOOKS['tools/pre-execute'].reentry, check: checkWith(preDecisionOf) }))
   }
 
   private executeChain() {
@@ -244,7 +245,7 @@ export class Pipeline {
         record.bodyStarted = true
         return runBody(record.tool!, exec)
       }, {
-        stage: 'tools/execute', reentry: 'sequential', check: checkWith(resultOf),
+        stage: 'tools/execute', reentry: HOOKS['tools/execute'].reentry, check: checkWith(resultOf),
         // Each next() hands inward a copy of exec taken at that moment: what a wrapper swapped
         // before calling next() (the signal, progress) reaches every layer inside, but an
         // attempt that was given up on keeps its own copy, so a later attempt's swap never
@@ -255,12 +256,13 @@ export class Pipeline {
 
   private postChain() {
     return this.deps.chains.derive('tools/post-execute', (entries) =>
-      compose(entries, async () => ACCEPT, { stage: 'tools/post-execute', reentry: 'once', check: checkWith(postDecisionOf) }))
+      compose(entries, async () => ACCEPT, { stage: 'tools/post-execute', reentry: HOOKS['tools/post-execute'].reentry, check: checkWith(postDecisionOf) }))
   }
 }
 
-const ALLOW: PreToolDecision = Object.freeze({ kind: 'allow' })
-const ACCEPT: PostToolDecision = Object.freeze({ kind: 'accept' })
+/** The innermost answers of the decision onions (`HOOKS[...].innermost`). */
+const ALLOW: PreToolDecision = Object.freeze({ kind: HOOKS['tools/pre-execute'].innermost })
+const ACCEPT: PostToolDecision = Object.freeze({ kind: HOOKS['tools/post-execute'].innermost })
 
 /** A chain's `check` from a normalizer that answers a copy or a problem string. */
 function checkWith<R>(normalize: (value: unknown) => R | string) {
