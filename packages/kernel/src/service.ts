@@ -6,10 +6,10 @@
  */
 import { Context, Service } from 'cordis'
 import { Chains } from './chains.js'
-import { trackListeners, untraced } from './listeners.js'
+import { interceptListeners, pluginName, untraced } from './cordis-internals.js'
 import type { ChainEntry } from './compose.js'
 import type { ToolDefinition } from './define-tool.js'
-import type { OnionHooks, ResultObserver } from './hooks.js'
+import type { HookName, OnionHooks, ResultObserver } from './hooks.js'
 import { parseArguments } from './json.js'
 import type { ToolSpec } from './model.js'
 import { Pipeline, type ApprovalService, type Guard } from './pipeline.js'
@@ -41,11 +41,6 @@ interface Core {
   pipeline: Pipeline
 }
 
-/** The name of the plugin that owns `ctx`, for errors and `rein chains`. */
-export function pluginName(ctx: Context): string {
-  return ctx.runtime?.plugin ? (ctx.name || 'anonymous') : 'root'
-}
-
 export class ToolService extends Service {
   private readonly [CORE]: Core
 
@@ -66,15 +61,8 @@ export class ToolService extends Service {
     })
     this[CORE] = { registry, chains, guards, pipeline }
 
-    const listeners = trackListeners(ctx)
-    ctx.effect(() => listeners.restore)
-    // cordis passes the listener's options object here (its type says `prepend: boolean`).
-    const intercept = function (this: Context, name: string, listener: any, options: { prepend?: boolean }) {
-      if (!Chains.has(name)) return
-      const remove = chains.add(name, { handler: listeners.original(listener), owner: untraced(this), plugin: pluginName(this) }, !!options?.prepend)
-      return this.scope.collect(`hook <${name}>`, remove)
-    }
-    ctx.on('internal/listener', intercept as any, { global: true })
+    interceptListeners(ctx, Chains.has, (owner, name, handler, prepend) =>
+      chains.add(name as HookName, { handler: handler as never, owner: untraced(owner), plugin: pluginName(owner) }, prepend))
   }
 
   /** Registers a tool for as long as the calling plugin lives. Throws on a bad definition. */

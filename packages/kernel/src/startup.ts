@@ -6,7 +6,8 @@
  * restart, lifts it. The scan walks cordis' registry only after a lifecycle event changed
  * something, so a call pays one boolean check.
  */
-import type { Context, EffectScope, MainScope } from 'cordis'
+import type { Context, EffectScope } from 'cordis'
+import { onLifecycleChange, pluginRuntimes, scopeFacts } from './cordis-internals.js'
 import { messageOf } from './hostile.js'
 
 /** One plugin that did not start, and why (for the result text and for loaders). */
@@ -19,23 +20,19 @@ export interface StartupProblem {
   readonly scope: EffectScope
 }
 
-/** cordis' `ScopeStatus.FAILED` (a `const enum`, so not importable as a value). */
-const FAILED = 3
-
 /**
  * Why `scope` (usually the fork `ctx.plugin()` returned) has not started, or undefined when
  * it is running, still loading, or disposed. Loaders use it to report an entry's failure.
  */
 export function startupProblemOf(scope: EffectScope): string | undefined {
-  if (scope.uid === null) return undefined
-  const runtime = scope.runtime as MainScope
-  if (runtime.status === FAILED) return reasonOf(runtime.error)
-  if (scope.status === FAILED) return reasonOf(scope.error)
-  if (!scope.isActive && runtime.plugin) {
-    const missing = missingServices(scope)
-    if (missing.length) {
-      return `it needs the service${missing.length === 1 ? '' : 's'} ${missing.map((name) => `"${name}"`).join(', ')}, which no plugin provides`
-    }
+  const own = scopeFacts(scope)
+  if (own.disposed) return undefined
+  const runtime = scopeFacts(scope.runtime)
+  if (runtime.failed) return reasonOf(runtime.error)
+  if (own.failed) return reasonOf(own.error)
+  if (!own.active && own.missing.length) {
+    const { missing } = own
+    return `it needs the service${missing.length === 1 ? '' : 's'} ${missing.map((name) => `"${name}"`).join(', ')}, which no plugin provides`
   }
   return undefined
 }
@@ -43,14 +40,13 @@ export function startupProblemOf(scope: EffectScope): string | undefined {
 /** Every plugin of `ctx`'s app that has not started, in registration order. */
 export function startupProblems(ctx: Context): StartupProblem[] {
   const problems: StartupProblem[] = []
-  for (const runtime of ctx.registry.values()) {
-    if (!runtime.plugin) continue
-    const name = runtime.name && runtime.name !== 'apply' ? runtime.name : 'anonymous'
-    if (runtime.status === FAILED) {
-      problems.push({ plugin: name, reason: reasonOf(runtime.error), scope: runtime })
+  for (const { name, runtime, forks } of pluginRuntimes(ctx)) {
+    const facts = scopeFacts(runtime)
+    if (facts.failed) {
+      problems.push({ plugin: name, reason: reasonOf(facts.error), scope: runtime })
       continue
     }
-    for (const fork of runtime.children) {
+    for (const fork of forks) {
       const reason = startupProblemOf(fork)
       if (reason !== undefined) problems.push({ plugin: name, reason, scope: fork })
     }
@@ -73,10 +69,7 @@ export function closedMessage(problems: readonly StartupProblem[]): string {
 export function watchStartup(ctx: Context): () => readonly StartupProblem[] {
   let stale = true
   let problems: readonly StartupProblem[] = NONE
-  const mark = () => { stale = true }
-  for (const event of ['internal/status', 'internal/fork', 'internal/runtime', 'internal/service'] as const) {
-    ctx.on(event as 'internal/status', mark, { global: true })
-  }
+  onLifecycleChange(ctx, () => { stale = true })
   return () => {
     if (stale) {
       stale = false
@@ -88,15 +81,6 @@ export function watchStartup(ctx: Context): () => readonly StartupProblem[] {
 }
 
 const NONE: readonly StartupProblem[] = Object.freeze([])
-
-function missingServices(scope: EffectScope): string[] {
-  const inject = (scope.runtime as MainScope).inject
-  return Object.keys(inject).filter((name) => {
-    if (!inject[name]!.required) return false
-    const value = scope.ctx.get(name)
-    return value === undefined || value === null
-  })
-}
 
 /** A one-line reason from anything a failed start left behind; never throws. */
 function reasonOf(error: unknown): string {

@@ -1,0 +1,117 @@
+/**
+ * Every place rein relies on cordis beyond its documented API, in one module, each with a
+ * named test in `test/cordis-internals.test.ts`: an upgrade of cordis that breaks one of these
+ * assumptions fails that one test, not every batch. Nothing else in rein reads cordis' private
+ * fields or internal events.
+ *
+ * Listeners. cordis wraps every
+ * listener in a tracing proxy before `internal/listener` sees it, and calling through that
+ * proxy costs ~14 µs (fresh proxies per argument) — more than the whole pipeline budget.
+ * While the kernel is mounted it notes, for its own context tree only, which original
+ * function each wrapper stands for; the chains then call the original directly, with the
+ * registering plugin's context as `this`, exactly what the wrapper would have passed.
+ * Restored on dispose. If cordis ever stops calling `reflect.bind`, the wrapper is used as is.
+ */
+import type { Context, EffectScope, ForkScope, MainScope } from 'cordis'
+
+const ORIGINAL = Symbol.for('cordis.original')
+const SHADOW = Symbol.for('cordis.shadow')
+
+type Bind = (callback: Function) => Function
+
+/** Remembers the original of every listener wrapped in `ctx`'s tree; `restore()` undoes it. */
+export function trackListeners(ctx: Context) {
+  const proxied = ctx.reflect as unknown as Record<PropertyKey, unknown>
+  const reflect = (proxied[ORIGINAL] ?? proxied) as { bind: Bind }
+  const originals = new WeakMap<Function, Function>()
+  const bind = reflect.bind
+  const tracking: Bind = function (this: unknown, callback) {
+    const wrapped = bind.call(this, callback)
+    if (typeof callback === 'function') originals.set(wrapped, callback)
+    return wrapped
+  }
+  reflect.bind = tracking
+  return {
+    /** The function `ctx.on` was given, or the wrapper when it is unknown. */
+    original: <T>(listener: T): T => (originals.get(listener as Function) as T | undefined) ?? listener,
+    restore() {
+      if (reflect.bind === tracking) delete (reflect as Partial<{ bind: Bind }>).bind
+    },
+  }
+}
+
+/**
+ * A `this` for handlers: cordis traces a "shadow" object straight back to its prototype, so
+ * a handler called through a wrapper or directly sees the plugin's context either way.
+ */
+export function untraced(ctx: Context): object {
+  return Object.assign(Object.create(ctx), { [SHADOW]: ctx })
+}
+
+/**
+ * Takes listeners of the names `wants` accepts into the caller's own store instead of cordis'
+ * event table (through cordis' `internal/listener` event). `take` gets the registering context,
+ * the name, the original listener and whether it asked to be first; what it returns removes it.
+ */
+export function interceptListeners(
+  ctx: Context,
+  wants: (name: unknown) => boolean,
+  take: (owner: Context, name: string, listener: Function, prepend: boolean) => () => unknown,
+): void {
+  const listeners = trackListeners(ctx)
+  ctx.effect(() => listeners.restore)
+  // cordis passes the listener's options object here (its type says `prepend: boolean`).
+  const intercept = function (this: Context, name: string, listener: Function, options: { prepend?: boolean } | undefined) {
+    if (!wants(name)) return
+    return this.scope.collect(`hook <${name}>`, take(this, name, listeners.original(listener), !!options?.prepend))
+  }
+  ctx.on('internal/listener', intercept as never, { global: true })
+}
+
+/** cordis' `ScopeStatus.FAILED` (a `const enum`, so not importable as a value). */
+const FAILED = 3
+
+/** What rein needs to know of one cordis scope (a plugin's runtime, or one of its forks). */
+export interface ScopeFacts {
+  readonly disposed: boolean
+  /** Failed to start: config rejected or `apply` threw (sync or async); `error` says why. */
+  readonly failed: boolean
+  readonly error: unknown
+  /** Started and running. */
+  readonly active: boolean
+  /** Required injected services that are missing now. */
+  readonly missing: readonly string[]
+}
+
+/** Reads a scope's state: disposed, failed (and why), active, the services it waits for. */
+export function scopeFacts(scope: EffectScope): ScopeFacts {
+  const runtime = scope.runtime as MainScope
+  const inject = runtime.inject
+  const missing = Object.keys(inject).filter((name) => {
+    if (!inject[name]!.required) return false
+    const value = scope.ctx.get(name)
+    return value === undefined || value === null
+  })
+  return { disposed: scope.uid === null, failed: scope.status === FAILED, error: scope.error, active: scope.isActive, missing }
+}
+
+/** Every plugin runtime of `ctx`'s app (nested plugins included; not the root), with its name and forks. */
+export function* pluginRuntimes(ctx: Context): Generator<{ name: string, runtime: MainScope, forks: readonly ForkScope[] }> {
+  for (const runtime of ctx.registry.values()) {
+    if (!runtime.plugin) continue
+    const name = runtime.name && runtime.name !== 'apply' ? runtime.name : 'anonymous'
+    yield { name, runtime, forks: runtime.children }
+  }
+}
+
+/** Calls `changed` whenever a scope's status, a fork, a runtime or a service of the app changes. */
+export function onLifecycleChange(ctx: Context, changed: () => void): void {
+  for (const event of ['internal/status', 'internal/fork', 'internal/runtime', 'internal/service'] as const) {
+    ctx.on(event as 'internal/status', changed, { global: true })
+  }
+}
+
+/** The name of the plugin that owns `ctx`, for errors and `rein chains` (`root` outside any plugin). */
+export function pluginName(ctx: Context): string {
+  return ctx.runtime?.plugin ? (ctx.name || 'anonymous') : 'root'
+}
