@@ -64,6 +64,28 @@ describe('rein check', () => {
     expect(stderr).toMatch(/^✗ .*rein\.yaml:4 plugins\[0\] \(@rein\/plugin-retry\): .*maxAttempts/)
   })
 
+  it('prints every problem of the config at once, one line each in file order', async () => {
+    const dir = await project({
+      'rein.yaml': `plugins:\n  - use: '@rein/plugin-retry'\n    config: { maxAttempts: 'lots' }\n  - use: ./nope.mjs\ntools:\n  - use: ${join(FIXTURES, 'greet-tools.mjs')}\n`,
+    })
+    const { code, stdout, stderr } = await rein(['check'], dir)
+    expect(code).toBe(ExitCodes.FAILURE)
+    expect(stdout).toBe('')
+    const lines = stderr.trim().split('\n')
+    expect(lines).toHaveLength(3)
+    expect(lines[0]).toMatch(/^✗ .*rein\.yaml:3 plugins\[0\] \(@rein\/plugin-retry\): maxAttempts must be a number \(got "lots"\)$/)
+    expect(lines[1]).toMatch(/^✗ .*rein\.yaml:4 plugins\[1\] \(\.\/nope\.mjs\): cannot find the local file /)
+    expect(lines[2]).toBe(`2 problems in ${join(dir, 'rein.yaml')}`)
+  })
+
+  it('warns about an optional entry that fails, and passes without it', async () => {
+    const dir = await project({ 'rein.yaml': `tools:\n  - use: ${join(FIXTURES, 'greet-tools.mjs')}\n  - { use: ./nope.mjs, optional: true }\n` })
+    const { code, stdout, stderr } = await rein(['check'], dir)
+    expect(code).toBe(ExitCodes.OK)
+    expect(stderr).toMatch(/^! warning: .*rein\.yaml:\d+ tools\[1\] \(\.\/nope\.mjs\): cannot find the local file .*; the entry is optional, so the harness runs without it\n$/)
+    expect(stdout).toContain('all configs valid')
+  })
+
   it('passes the demo harness', async () => {
     const { code, stdout } = await rein(['check', '-c', demoConfig()])
     expect(code).toBe(ExitCodes.OK)

@@ -31,4 +31,26 @@ describe('rein run', () => {
     expect(code).toBe(ExitCodes.FAILURE)
     expect(stderr).toMatch(/^rein run: .*rein\.yaml: no provider: add a "provider: \{ use, config \}" section/)
   })
+
+  it('prints a warning for an optional entry that failed, then runs without it', async () => {
+    const dir = await project({
+      'rein.yaml': `provider: { use: ${join(FIXTURES, 'slow-provider.mjs')}, config: { tool: note } }\n` +
+        `plugins:\n  - { use: ./absent.mjs, optional: true }\ntools:\n  - use: ${join(FIXTURES, 'slow-tools.mjs')}\n`,
+    })
+    const { code, stdout, stderr } = await rein(['run', 'take', 'notes'], dir)
+    expect(code, stderr).toBe(ExitCodes.OK)
+    expect(stderr).toMatch(/^rein run: warning: .*rein\.yaml:3 plugins\[0\] \(\.\/absent\.mjs\): cannot find the local file .*; the entry is optional, so the harness runs without it\n$/)
+    expect(stdout).toContain('answer:\ndone\n')
+  })
+
+  it('exits 1 with one line per problem when the file has several', async () => {
+    const dir = await project({ 'rein.yaml': 'plugins:\n  - use: ./a.mjs\n  - use: ./b.mjs\nagent: { maxTurns: 0 }\n' })
+    const { code, stderr } = await rein(['run', 'anything'], dir)
+    expect(code).toBe(ExitCodes.FAILURE)
+    expect(stderr.trim().split('\n').map((line) => line.replace(/:.*?rein\.yaml/, ': rein.yaml').replace(/ \(paths in .*$/, ''))).toEqual([
+      `rein run: rein.yaml:2 plugins[0] (./a.mjs): cannot find the local file ${join(dir, 'a.mjs')}`,
+      `rein run: rein.yaml:3 plugins[1] (./b.mjs): cannot find the local file ${join(dir, 'b.mjs')}`,
+      'rein run: rein.yaml:4 agent: maxTurns must be a positive integer (got 0)',
+    ])
+  })
 })

@@ -28,7 +28,10 @@ export async function importAgentModule(): Promise<AgentModule | Error> {
 /** What the lazy agent needs to know. */
 export interface AgentPlan {
   ctx: Context
-  file: string
+  /** The config file, for error messages; undefined for a harness built in code. */
+  file: string | undefined
+  /** Which function to pass a provider to, for the "no provider" message. */
+  builder: 'loadHarness' | 'createHarness'
   settings: AgentSettings
   provider: Provider | undefined
   /** A session store passed in code (the caller owns it), else the `session` path of the file. */
@@ -59,7 +62,11 @@ export function lazyAgent(plan: AgentPlan): LazyAgent {
 function createAgentNow(plan: AgentPlan, onOpen: (store: SessionStore) => void): Agent {
   const { ctx, file, settings, provider, sessionPath, module } = plan
   const unavailable = (detail: string) => new ConfigError(LoaderCodes.AGENT_UNAVAILABLE, { file }, detail)
-  if (!provider) throw unavailable('no provider: add a "provider: { use, config }" section, or pass { provider } to loadHarness')
+  if (!provider) {
+    throw unavailable(plan.builder === 'loadHarness'
+      ? 'no provider: add a "provider: { use, config }" section, or pass { provider } to loadHarness'
+      : 'no provider: pass { provider } to createHarness')
+  }
   if (module instanceof Error) throw unavailable(`cannot import @rein/agent: ${module.message}`)
   if (typeof module.createAgent !== 'function') {
     throw unavailable('@rein/agent does not export createAgent(ctx, options); build the workspace (npx tsc -b) or update @rein/agent')

@@ -1,74 +1,157 @@
 /**
- * Builds the cordis Context of a harness: the kernel, then every plugin entry, then every
- * tool entry, in file order. Each entry is imported and its config checked before anything
- * is applied; then each is applied and awaited until it is active before the next, so that
- * file order is onion order (first listed = outermost) even for plugins that `inject`
- * services or apply asynchronously. On any failure the partial Context is stopped.
+ * Builds a harness, from a rein.yaml or from code alike: the kernel, then every plugin entry,
+ * then every tool entry, each applied and awaited until it runs before the next, so that list
+ * order is onion order (first = outermost) even for plugins that inject services or apply
+ * asynchronously. Every problem is collected — a module that does not load, a config its
+ * schema rejects, a plugin that does not start — and later entries are still applied so that
+ * theirs are found too; then the Context is stopped and `ConfigErrors` thrown. A harness is
+ * only returned when no plugin in it has failed to start: an `optional` entry that fails is
+ * removed and reported in `warnings` instead.
  */
-import { Context, type ForkScope } from 'cordis'
+import { Context, type EffectScope, type ForkScope } from 'cordis'
 import * as kernel from '@rein/kernel'
+import { startupProblemOf, startupProblems, type Provider, type StartupProblem } from '@rein/kernel'
+import type { Agent } from '@rein/agent'
+import { importAgentModule, lazyAgent, type AgentPlan } from './agent.js'
 import type { EntryConfig } from './config.js'
-import { ConfigError, LoaderCodes, ValueProblem, type LoaderCode } from './errors.js'
-import { importModule, pluginOf, type ModuleNamespace, type PluginModule } from './modules.js'
+import { ConfigError, ConfigErrors, LoaderCodes, ValueProblem, type LoaderCode, type Location } from './errors.js'
+import type { PluginModule } from './modules.js'
 import { checkPluginConfig } from './plugin-config.js'
-import { resolveModule } from './resolve.js'
-import type { ValuePath, YamlSource } from './source.js'
+import type { ValuePath } from './source.js'
 
-/** A plugin or tool entry as applied: the entry, the module's plugin, and its cordis fork. */
+/** One plugin or tool entry to apply, however it was written. */
+export interface EntryPlan {
+  /** `plugins[2] (@rein/plugin-retry)`: how errors and warnings name the entry. */
+  label: string
+  config: unknown
+  /** A failure to load or start is a warning, and the harness runs without the entry. */
+  optional: boolean
+  /** The rein.yaml entry it came from; undefined for an entry given in code. */
+  entry: EntryConfig | undefined
+  /** The entry's plugin, and its module file when it has one. Throws `ValueProblem`. */
+  load(): Promise<{ plugin: PluginModule, file: string | undefined }>
+  /** Where a problem at `path` inside the entry is. */
+  locate(path: ValuePath): Location
+}
+
+/** Everything `buildHarness` needs. */
+export interface HarnessPlan {
+  /** Plugins, then tools, in order. */
+  entries: readonly EntryPlan[]
+  /** Problems found before building (the shape of the file or of the options). */
+  problems: readonly ConfigError[]
+  /** The provider, or undefined for none. Throws `ConfigError`. */
+  provider(): Promise<Provider | undefined>
+  /** How the agent is built on first use. */
+  agent: Omit<AgentPlan, 'ctx' | 'provider' | 'module'>
+}
+
+/** A plugin or tool entry as applied: the module's plugin and its cordis fork. */
 export interface AppliedEntry {
-  entry: EntryConfig
+  label: string
+  /** The rein.yaml entry; undefined for an entry given in code. */
+  entry: EntryConfig | undefined
   plugin: PluginModule
-  /** Absolute path of the module file. */
-  file: string
+  /** Absolute path of the module file; undefined for a plugin given in code. */
+  file: string | undefined
   fork: ForkScope
 }
 
-/** Turns a problem inside an entry into a `ConfigError` at the right line. */
-export function entryError(source: YamlSource, entry: EntryConfig, code: LoaderCode, detail: string, path: ValuePath = [], cause?: unknown): ConfigError {
-  const line = path.length ? source.lineOf([...entry.path, ...path]) : entry.line
-  return new ConfigError(code, { file: source.file, line, entry: entry.label }, detail, { cause })
+/** A running harness, from a file or from code. */
+export interface BuiltHarness {
+  /** The cordis Context: `ctx.tools` is the kernel. */
+  ctx: Context
+  /** The agent loop; built on first read. Throws `ConfigError` when there is no provider or no `createAgent`. */
+  readonly agent: Agent
+  /** The provider in use, when there is one. */
+  provider: Provider | undefined
+  /** The plugin and tool entries, in the order they were applied (failed optional ones left out). */
+  entries: AppliedEntry[]
+  /** One line per optional entry that failed and was left out, in order. */
+  warnings: string[]
+  /**
+   * Removes the agent, every plugin, tool and hook (innermost first), stops the Context and
+   * closes a session opened from a `session` path. Idempotent.
+   */
+  dispose(): Promise<void>
 }
 
-/** Resolves and imports the module of `entry`. Throws `ConfigError` naming the entry. */
-export async function loadEntryModule(source: YamlSource, entry: EntryConfig): Promise<{ namespace: ModuleNamespace, file: string }> {
-  try {
-    const resolved = resolveModule(entry.use, source.dir)
-    return { namespace: await importModule(resolved), file: resolved.file }
-  } catch (error) {
-    throw asEntryError(source, entry, error)
+/** Builds the harness of `plan`. Throws `ConfigErrors` with every problem, after stopping what it started. */
+export async function buildHarness(plan: HarnessPlan): Promise<BuiltHarness> {
+  const [provider, built, agentModule] = await Promise.allSettled([plan.provider(), applyEntries(plan.entries), importAgentModule()])
+  if (built.status === 'rejected') throw built.reason
+  const { ctx, applied, problems, warnings } = built.value
+  if (provider.status === 'rejected' && !(provider.reason instanceof ConfigError)) {
+    await ctx.stop()
+    throw provider.reason
+  }
+  const all = [...plan.problems, ...(provider.status === 'rejected' ? [provider.reason as ConfigError] : []), ...problems]
+  if (all.length) {
+    await ctx.stop()
+    throw new ConfigErrors(all)
+  }
+  const agent = lazyAgent({
+    ...plan.agent,
+    ctx,
+    provider: provider.status === 'fulfilled' ? provider.value : undefined,
+    module: agentModule.status === 'fulfilled' ? agentModule.value : new Error(String(agentModule.reason)),
+  })
+  let disposed: Promise<void> | undefined
+  return {
+    ctx,
+    get agent() { return agent.get() },
+    provider: provider.status === 'fulfilled' ? provider.value : undefined,
+    entries: applied,
+    warnings,
+    dispose: () => disposed ??= (async () => {
+      await agent.dispose()
+      for (const { fork } of [...applied].reverse()) fork.dispose()
+      await ctx.stop()
+    })(),
   }
 }
 
-/** Imports and checks every entry, then applies them in order on a new Context. */
-export async function buildContext(source: YamlSource, entries: readonly EntryConfig[]): Promise<{ ctx: Context, applied: AppliedEntry[] }> {
-  const settled = await Promise.allSettled(entries.map(async (entry) => {
-    const { namespace, file } = await loadEntryModule(source, entry)
-    try {
-      const plugin = pluginOf(namespace)
-      checkPluginConfig(plugin, entry.config)
-      return { entry, plugin, file }
-    } catch (error) {
-      throw asEntryError(source, entry, error)
-    }
-  }))
-  const prepared = settled.map((outcome) => {
-    if (outcome.status === 'rejected') throw outcome.reason
-    return outcome.value
-  })
-  rejectDuplicates(source, prepared)
+/** An entry after loading: ready to apply, or failed (its own failure), or invalid (a mistake in the list). */
+type Prepared =
+  | { kind: 'ready', plan: EntryPlan, plugin: PluginModule, file: string | undefined }
+  | { kind: 'failed', plan: EntryPlan, error: ConfigError }
+  | { kind: 'invalid', plan: EntryPlan, error: ConfigError }
 
+/** Loads every entry in parallel, then applies them one by one on a new Context. */
+async function applyEntries(plans: readonly EntryPlan[]) {
+  const prepared = rejectDuplicates(await Promise.all(plans.map(prepare)))
+  const applied: AppliedEntry[] = []
+  const problems: ConfigError[] = []
+  const warnings: string[] = []
+  /** An entry's own failure is a warning when the entry is optional; a mistake in the list never is. */
+  const report = (plan: EntryPlan, error: ConfigError, skippable: boolean) => {
+    if (skippable && plan.optional) warnings.push(`${error.message}; the entry is optional, so the harness runs without it`)
+    else problems.push(error)
+  }
   const ctx = new Context()
   try {
     ctx.plugin(kernel)
     await ctx.start()
-    const applied: AppliedEntry[] = []
+    const reported = new Set<EffectScope>()
     for (const item of prepared) {
-      const fork = ctx.plugin(item.plugin as any, item.entry.config) as ForkScope
-      await ctx.start()
-      checkActive(source, ctx, item.entry, fork)
-      applied.push({ ...item, fork })
+      switch (item.kind) {
+        case 'invalid':
+          report(item.plan, item.error, false)
+          break
+        case 'failed':
+          report(item.plan, item.error, true)
+          break
+        case 'ready': {
+          const outcome = await applyOne(ctx, item, reported)
+          if (outcome.kind === 'applied') applied.push(outcome.applied)
+          else report(item.plan, outcome.error, outcome.skippable)
+          break
+        }
+        default:
+          throw new Error(`unhandled entry state ${JSON.stringify(item satisfies never)}`)
+      }
     }
-    return { ctx, applied }
+    return { ctx, applied, problems, warnings }
   } catch (error) {
     await ctx.stop()
     throw error
@@ -76,38 +159,70 @@ export async function buildContext(source: YamlSource, entries: readonly EntryCo
 }
 
 /**
+ * Applies one entry and waits until it runs. If it — or any other plugin, as it was applied —
+ * did not start, its fork is disposed again and the reasons returned; it may be skipped (when
+ * optional) only if disposing it leaves no plugin failed. `reported` keeps failures that
+ * outlive the fork from being blamed on later entries.
+ */
+async function applyOne(ctx: Context, item: Extract<Prepared, { kind: 'ready' }>, reported: Set<EffectScope>):
+  Promise<{ kind: 'applied', applied: AppliedEntry } | { kind: 'failed', error: ConfigError, skippable: boolean }> {
+  const newProblems = () => startupProblems(ctx).filter((problem) => !reported.has(problem.scope))
+  const fork = ctx.plugin(item.plugin as any, item.plan.config) as ForkScope
+  await ctx.start()
+  const own = startupProblemOf(fork)
+  const others = newProblems().filter((problem) => problem.scope !== fork && problem.scope !== fork.runtime)
+  if (own === undefined && others.length === 0) {
+    return { kind: 'applied', applied: { label: item.plan.label, entry: item.plan.entry, plugin: item.plugin, file: item.file, fork } }
+  }
+  fork.dispose()
+  const left = newProblems()
+  for (const problem of left) reported.add(problem.scope)
+  return { kind: 'failed', error: entryError(item.plan, LoaderCodes.PLUGIN_APPLY_FAILED, startFailure(own, others)), skippable: left.length === 0 }
+}
+
+/** Imports the entry's module and checks its config against the plugin's schema. */
+async function prepare(plan: EntryPlan): Promise<Prepared> {
+  try {
+    const { plugin, file } = await plan.load()
+    checkPluginConfig(plugin, plan.config)
+    return { kind: 'ready', plan, plugin, file }
+  } catch (error) {
+    if (error instanceof ValueProblem) return { kind: 'failed', plan, error: entryError(plan, error.code, error.detail, error.path, error) }
+    throw error
+  }
+}
+
+/**
  * A module applies once per Context: cordis keeps one runtime per plugin object, so a second
  * entry would silently be ignored for a package (and applied twice for a local file, which
- * imports fresh). Both are refused unless the plugin declares itself `reusable`.
+ * imports fresh). Both are refused unless the plugin declares itself `reusable`; so is the kernel.
  */
-function rejectDuplicates(source: YamlSource, prepared: readonly { entry: EntryConfig, plugin: PluginModule, file: string }[]): void {
-  prepared.forEach(({ entry, plugin, file }, index) => {
+function rejectDuplicates(prepared: Prepared[]): Prepared[] {
+  const firsts = new Map<unknown, EntryPlan>()
+  return prepared.map((item) => {
+    if (item.kind !== 'ready') return item
+    const { plan, plugin, file } = item
     if (plugin === kernel || (plugin as { name?: unknown }).name === kernel.name) {
-      throw entryError(source, entry, LoaderCodes.CONFIG_INVALID, 'this is the kernel, which every harness loads first by itself; remove this entry')
+      return { kind: 'invalid', plan, error: entryError(plan, LoaderCodes.CONFIG_INVALID, 'this is the kernel, which every harness loads first by itself; remove this entry') }
     }
-    const first = prepared.findIndex((other) => other.file === file)
-    if (first === index || (plugin as { reusable?: unknown }).reusable) return
-    throw entryError(source, entry, LoaderCodes.CONFIG_INVALID,
-      `the same module is already listed as ${prepared[first]!.entry.label}; a plugin applies once per harness, so merge the two entries`)
+    const key = file ?? plugin
+    const first = firsts.get(key)
+    if (!first) firsts.set(key, plan)
+    if (!first || (plugin as { reusable?: unknown }).reusable) return item
+    return { kind: 'invalid', plan, error: entryError(plan, LoaderCodes.CONFIG_INVALID,
+      `the same module is already listed as ${first.label}; a plugin applies once per harness, so merge the two entries`) }
   })
 }
 
-function checkActive(source: YamlSource, ctx: Context, entry: EntryConfig, fork: ForkScope): void {
-  const error = fork.error ?? fork.runtime.error
-  if (error !== undefined && error !== null) {
-    const message = error instanceof Error ? error.message : String(error)
-    throw entryError(source, entry, LoaderCodes.PLUGIN_APPLY_FAILED, `the plugin failed to start: ${message}`, [], error)
-  }
-  if (!fork.runtime.ready) {
-    const missing = Object.entries(fork.runtime.inject)
-      .filter(([name, meta]) => meta.required && (ctx.get(name) === undefined || ctx.get(name) === null))
-      .map(([name]) => name)
-    throw entryError(source, entry, LoaderCodes.PLUGIN_APPLY_FAILED,
-      `the plugin needs the service${missing.length === 1 ? '' : 's'} ${missing.join(', ')}, which no earlier entry provides; list the plugin that provides it above this one`)
-  }
+/** Why an entry did not start: its own reason, then any other plugin that failed as it was applied. */
+function startFailure(own: string | undefined, others: readonly StartupProblem[]): string {
+  const hint = own?.startsWith('it needs the service') ? '; list the plugin that provides it before this one' : ''
+  return [
+    ...(own === undefined ? [] : [`the plugin failed to start: ${own}${hint}`]),
+    ...others.map(({ plugin, reason }) => `applying it made plugin "${plugin}" fail to start: ${reason}`),
+  ].join('; ')
 }
 
-function asEntryError(source: YamlSource, entry: EntryConfig, error: unknown): unknown {
-  if (error instanceof ValueProblem) return entryError(source, entry, error.code, error.detail, error.path, error)
-  return error
+function entryError(plan: EntryPlan, code: LoaderCode, detail: string, path: ValuePath = [], cause?: unknown): ConfigError {
+  return new ConfigError(code, plan.locate(path), detail, { cause })
 }

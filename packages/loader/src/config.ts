@@ -2,20 +2,21 @@
  * The shape of `rein.yaml`, checked before anything is imported. Every key is known, every
  * entry has a `use`, every value has the type its section needs; `${env:NAME}` is substituted
  * everywhere and relative path strings are made absolute in entry configs, `session` and
- * `examples`. Each problem is a `ConfigError` at the line of the offending key.
+ * `examples`. Every problem is found, each a `ConfigError` at the line of the offending key;
+ * an entry with a problem is left out of the config, so nothing is built from it.
  */
 import { resolve } from 'node:path'
-import { ConfigError, LoaderCodes, ValueProblem, type LoaderCode } from './errors.js'
+import { ConfigError, inFileOrder, LoaderCodes, ValueProblem, type LoaderCode } from './errors.js'
 import { interpolateEnv, resolveRelativePaths } from './interpolate.js'
 import { didYouMean } from './suggest.js'
 import type { ValuePath, YamlSource } from './source.js'
 
 /** The top-level keys of `rein.yaml`, in the order the docs present them. */
 export const TOP_LEVEL_KEYS = ['provider', 'plugins', 'tools', 'agent', 'examples', 'session'] as const
-const ENTRY_KEYS = ['use', 'config'] as const
+const ENTRY_KEYS = ['use', 'config', 'optional'] as const
 const AGENT_KEYS = ['maxTurns', 'maxParallelToolCalls', 'system'] as const
 
-/** One `{ use, config }` entry, with where it is. */
+/** One `{ use, config, optional }` entry, with where it is. */
 export interface EntryConfig {
   section: 'provider' | 'plugins' | 'tools'
   /** The position in its list; undefined for `provider`. */
@@ -24,6 +25,8 @@ export interface EntryConfig {
   use: string
   /** The entry's config after substitution; undefined when the entry has none. */
   config: unknown
+  /** `optional: true`: if the entry fails to load or start, the harness runs without it and says so. */
+  optional: boolean
   /** The line of the entry, and how errors name it: `plugins[2] (@rein/plugin-retry)`. */
   line: number
   label: string
@@ -52,108 +55,145 @@ export interface HarnessConfig {
   session: string | undefined
 }
 
+/** Records a problem at `path` (a path into the file, or into the value being checked). */
+export type Report = (code: LoaderCode, path: ValuePath, detail: string) => void
+
 /**
- * Checks the parsed file and substitutes variables. Throws `ConfigError` on the first problem.
- * With `ignoreProvider` (a provider was given in code) the file's `provider` entry is neither
- * read nor interpolated, so its variables (an API key) need not be set.
+ * Checks the parsed file and substitutes variables, finding every problem (in file order). With
+ * `ignoreProvider` (a provider was given in code) the file's `provider` entry is neither read
+ * nor interpolated, so its variables (an API key) need not be set.
  */
 export function readHarnessConfig(
   source: YamlSource, env: Readonly<Record<string, string | undefined>>, options: { ignoreProvider?: boolean } = {},
-): HarnessConfig {
-  const fail = (code: LoaderCode, path: ValuePath, detail: string): never => {
-    throw new ConfigError(code, { file: source.file, line: source.lineOf(path), entry: labelAt(source.data, path) }, detail)
+): { config: HarnessConfig, problems: ConfigError[] } {
+  const problems: ConfigError[] = []
+  const report: Report = (code, path, detail) => {
+    problems.push(new ConfigError(code, { file: source.file, line: source.lineOf(path), entry: labelAt(source.data, path) }, detail))
   }
+  const config: HarnessConfig = { file: source.file, dir: source.dir, provider: undefined, plugins: [], tools: [], agent: {}, examples: [], session: undefined }
   const raw = source.data ?? {}
-  if (!isPlainObject(raw)) return fail(LoaderCodes.CONFIG_INVALID, [], `the file must be a mapping with the keys ${TOP_LEVEL_KEYS.join(', ')}`)
+  if (!isPlainObject(raw)) {
+    report(LoaderCodes.CONFIG_INVALID, [], `the file must be a mapping with the keys ${TOP_LEVEL_KEYS.join(', ')}`)
+    return { config, problems }
+  }
   for (const key of Object.keys(raw)) {
     if (!(TOP_LEVEL_KEYS as readonly string[]).includes(key)) {
-      throw new ConfigError(LoaderCodes.CONFIG_INVALID, { file: source.file, line: source.lineOf([key]) },
-        `unknown top-level key "${key}"${didYouMean(key, TOP_LEVEL_KEYS)}; valid keys: ${TOP_LEVEL_KEYS.join(', ')}`)
+      problems.push(new ConfigError(LoaderCodes.CONFIG_INVALID, { file: source.file, line: source.lineOf([key]) },
+        `unknown top-level key "${key}"${didYouMean(key, TOP_LEVEL_KEYS)}; valid keys: ${TOP_LEVEL_KEYS.join(', ')}`))
     }
   }
-  let data: Record<string, unknown>
-  try {
-    const { provider: _ignored, ...rest } = raw
-    data = interpolateEnv(options.ignoreProvider ? rest : raw, env) as Record<string, unknown>
-  } catch (error) {
-    if (error instanceof ValueProblem) return fail(error.code, error.path, error.detail)
-    throw error
+  /** `value` at `path` with variables substituted, or undefined when one is missing (reported). */
+  const substituted = (value: unknown, path: ValuePath): { value: unknown } | undefined => {
+    const found: ValueProblem[] = []
+    const out = interpolateEnv(value, env, path, found)
+    for (const problem of found) report(problem.code, problem.path, problem.detail)
+    return found.length ? undefined : { value: out }
   }
 
-  const entry = (section: EntryConfig['section'], index: number | undefined, value: unknown): EntryConfig => {
+  const entry = (section: EntryConfig['section'], index: number | undefined, value: unknown): EntryConfig | undefined => {
     const path: ValuePath = index === undefined ? [section] : [section, index]
-    const item = typeof value === 'string' ? { use: value } : value
-    if (!isPlainObject(item)) return fail(LoaderCodes.CONFIG_INVALID, path, 'an entry must be { use: <package or ./file>, config?: {...} }')
-    checkKeys(item, ENTRY_KEYS, path, 'entry key', fail)
-    if (typeof item.use !== 'string' || item.use.trim() === '') {
-      return fail(LoaderCodes.CONFIG_INVALID, path, '"use" must name a package or a local file (./plugin.ts)')
+    const written = typeof value === 'string' ? { use: value } : value
+    if (!isPlainObject(written)) {
+      report(LoaderCodes.CONFIG_INVALID, path, 'an entry must be { use: <package or ./file>, config?: {...}, optional?: true }')
+      return undefined
     }
+    const item = substituted(written, path)?.value as Record<string, unknown> | undefined
+    let ok = checkKeys(written, ENTRY_KEYS, path, 'entry key', report) && item !== undefined
+    const use = (item ?? written).use
+    if (typeof use !== 'string' || use.trim() === '') {
+      report(LoaderCodes.CONFIG_INVALID, path, '"use" must name a package or a local file (./plugin.ts)')
+      ok = false
+    }
+    if (written.optional !== undefined && section === 'provider') {
+      report(LoaderCodes.CONFIG_INVALID, [...path, 'optional'], '"optional" applies to plugins and tools; a provider, once listed, must load')
+      ok = false
+    } else if (written.optional !== undefined && typeof written.optional !== 'boolean') {
+      report(LoaderCodes.CONFIG_INVALID, [...path, 'optional'], `"optional" must be true or false (got ${JSON.stringify(written.optional)})`)
+      ok = false
+    }
+    if (!ok || !item) return undefined
     const config = item.config === undefined || item.config === null ? undefined : resolveRelativePaths(item.config, source.dir)
-    return { section, index, use: item.use, config, line: source.lineOf(path), label: labelAt(raw, path) ?? section, path }
+    return {
+      section, index, use: use as string, config, optional: written.optional === true,
+      line: source.lineOf(path), label: labelAt(raw, path) ?? section, path,
+    }
   }
   const list = (section: 'plugins' | 'tools'): EntryConfig[] => {
-    const value = data[section]
+    const value = raw[section]
     if (value === undefined || value === null) return []
-    if (!Array.isArray(value)) return fail(LoaderCodes.CONFIG_INVALID, [section], `"${section}" must be a list of { use, config } entries`)
-    return value.map((item, index) => entry(section, index, item))
+    if (!Array.isArray(value)) {
+      report(LoaderCodes.CONFIG_INVALID, [section], `"${section}" must be a list of { use, config } entries`)
+      return []
+    }
+    return value.flatMap((item, index) => entry(section, index, item) ?? [])
   }
 
-  return {
-    file: source.file,
-    dir: source.dir,
-    provider: data.provider === undefined || data.provider === null ? undefined : entry('provider', undefined, data.provider),
-    plugins: list('plugins'),
-    tools: list('tools'),
-    agent: readAgent(data.agent, fail),
-    examples: readExamples(data.examples, source.dir, fail),
-    session: readSession(data.session, source.dir, fail),
-  }
+  const hasProvider = !options.ignoreProvider && raw.provider !== undefined && raw.provider !== null
+  config.provider = hasProvider ? entry('provider', undefined, raw.provider) : undefined
+  config.plugins = list('plugins')
+  config.tools = list('tools')
+  config.agent = readAgentSettings(substituted(raw.agent, ['agent'])?.value, ['agent'], report)
+  config.examples = readExamples(substituted(raw.examples, ['examples'])?.value, source.dir, report)
+  config.session = readSession(substituted(raw.session, ['session'])?.value, source.dir, report)
+  return { config, problems: inFileOrder(problems) }
 }
 
-type Fail = (code: LoaderCode, path: ValuePath, detail: string) => never
-
-function readAgent(value: unknown, fail: Fail): AgentSettings {
+/** Checks an `agent` section (from the file or from code), reporting each bad key; returns the good ones. */
+export function readAgentSettings(value: unknown, path: ValuePath, report: Report): AgentSettings {
   if (value === undefined || value === null) return {}
-  if (!isPlainObject(value)) return fail(LoaderCodes.CONFIG_INVALID, ['agent'], '"agent" must be a mapping { maxTurns?, maxParallelToolCalls?, system? }')
-  checkKeys(value, AGENT_KEYS, ['agent'], 'agent key', fail)
+  if (!isPlainObject(value)) {
+    report(LoaderCodes.CONFIG_INVALID, path, '"agent" must be { maxTurns?, maxParallelToolCalls?, system? }')
+    return {}
+  }
+  checkKeys(value, AGENT_KEYS, path, 'agent key', report)
   const settings: AgentSettings = {}
   for (const key of ['maxTurns', 'maxParallelToolCalls'] as const) {
     const n = value[key]
     if (n === undefined) continue
     if (typeof n !== 'number' || !Number.isInteger(n) || n < 1) {
-      return fail(LoaderCodes.CONFIG_INVALID, ['agent', key], `${key} must be a positive integer (got ${JSON.stringify(n)})`)
+      report(LoaderCodes.CONFIG_INVALID, [...path, key], `${key} must be a positive integer (got ${JSON.stringify(n)})`)
+    } else {
+      settings[key] = n
     }
-    settings[key] = n
   }
   if (value.system !== undefined) {
-    if (typeof value.system !== 'string') return fail(LoaderCodes.CONFIG_INVALID, ['agent', 'system'], 'system must be a string')
-    settings.system = value.system
+    if (typeof value.system !== 'string') report(LoaderCodes.CONFIG_INVALID, [...path, 'system'], 'system must be a string')
+    else settings.system = value.system
   }
   return settings
 }
 
-function readExamples(value: unknown, dir: string, fail: Fail): string[] {
+function readExamples(value: unknown, dir: string, report: Report): string[] {
   if (value === undefined || value === null) return []
   const list = typeof value === 'string' ? [value] : value
-  if (!Array.isArray(list)) return fail(LoaderCodes.CONFIG_INVALID, ['examples'], '"examples" must be a list of file paths')
-  return list.map((item, index) => {
-    if (typeof item !== 'string') return fail(LoaderCodes.CONFIG_INVALID, ['examples', index], 'each example file must be a path string')
-    return resolve(dir, item)
+  if (!Array.isArray(list)) {
+    report(LoaderCodes.CONFIG_INVALID, ['examples'], '"examples" must be a list of file paths')
+    return []
+  }
+  return list.flatMap((item, index) => {
+    if (typeof item === 'string') return [resolve(dir, item)]
+    report(LoaderCodes.CONFIG_INVALID, ['examples', index], 'each example file must be a path string')
+    return []
   })
 }
 
-function readSession(value: unknown, dir: string, fail: Fail): string | undefined {
+function readSession(value: unknown, dir: string, report: Report): string | undefined {
   if (value === undefined || value === null) return undefined
-  if (typeof value !== 'string') return fail(LoaderCodes.CONFIG_INVALID, ['session'], '"session" must be the path of a JSONL session file')
-  return resolve(dir, value)
+  if (typeof value === 'string') return resolve(dir, value)
+  report(LoaderCodes.CONFIG_INVALID, ['session'], '"session" must be the path of a JSONL session file')
+  return undefined
 }
 
-function checkKeys(value: Record<string, unknown>, known: readonly string[], path: ValuePath, what: string, fail: Fail): void {
+/** Reports every key of `value` not in `known`; true when there was none. */
+export function checkKeys(value: Record<string, unknown>, known: readonly string[], path: ValuePath, what: string, report: Report): boolean {
+  let ok = true
   for (const key of Object.keys(value)) {
     if (!known.includes(key)) {
-      fail(LoaderCodes.CONFIG_INVALID, [...path, key], `unknown ${what} "${key}"${didYouMean(key, known)}; valid keys: ${known.join(', ')}`)
+      report(LoaderCodes.CONFIG_INVALID, [...path, key], `unknown ${what} "${key}"${didYouMean(key, known)}; valid keys: ${known.join(', ')}`)
+      ok = false
     }
   }
+  return ok
 }
 
 /** How errors name the entry that `path` points into: `plugins[2] (@rein/plugin-retry)`, `provider (x)`, `agent`. */
@@ -173,6 +213,6 @@ function withUse(label: string, item: unknown): string {
   return use ? `${label} (${use})` : label
 }
 
-function isPlainObject(value: unknown): value is Record<string, unknown> {
+export function isPlainObject(value: unknown): value is Record<string, unknown> {
   return value !== null && typeof value === 'object' && !Array.isArray(value)
 }

@@ -5,8 +5,7 @@
  * [{ id?, name, arguments }] }`; other messages (user, tool, system) are skipped. Every
  * problem is reported as `file:line example[i] tool: message`, never thrown.
  */
-import { SchemaCompiler, type Validator } from '@rein/kernel'
-import { ConfigError, formatLocation } from './errors.js'
+import { ConfigErrors, formatLocation } from './errors.js'
 import type { Harness } from './harness.js'
 import { readYaml, type ValuePath, type YamlSource } from './source.js'
 
@@ -55,8 +54,8 @@ async function gather(files: readonly string[]) {
     try {
       source = await readYaml(file)
     } catch (error) {
-      if (!(error instanceof ConfigError)) throw error
-      problems.push(problem(file, error.line, undefined, undefined, error.detail))
+      if (!(error instanceof ConfigErrors)) throw error
+      for (const { line, detail } of error.errors) problems.push(problem(file, line, undefined, undefined, detail))
       continue
     }
     sources.set(file, source)
@@ -68,14 +67,11 @@ async function gather(files: readonly string[]) {
 /** Validates every example's arguments against its tool's parameter schema, in the harness's own registry. */
 export async function checkExamples(harness: Pick<Harness, 'config' | 'ctx'>): Promise<ExampleReport> {
   const { examples, problems, sources } = await gather(harness.config.examples)
-  const compiler = new SchemaCompiler()
-  const validators = new Map<string, Validator>()
   const known = harness.ctx.tools.specs().map((spec) => spec.name)
   for (const example of examples) {
     const report = (detail: string, line = example.line) =>
       problems.push(problem(example.file, line, example.label, example.tool, detail))
-    const definition = harness.ctx.tools.get(example.tool)
-    if (!definition) {
+    if (!harness.ctx.tools.get(example.tool)) {
       report(`unknown tool; the harness has ${known.length ? known.join(', ') : 'no tools'}`)
       continue
     }
@@ -84,10 +80,9 @@ export async function checkExamples(harness: Pick<Harness, 'config' | 'ctx'>): P
       report(args.detail)
       continue
     }
-    let validate = validators.get(example.tool)
-    if (!validate) validators.set(example.tool, validate = compiler.compile(definition.parameters))
+    // The tool's own check, as a call would meet it (JSON Schema through ajv, or a Standard Schema).
     const { value, references } = withoutReferences(args.value)
-    const lines = (validate(value) ?? []).filter((line) => !references.some((ref) => pointerOf(line)?.startsWith(ref)))
+    const lines = (harness.ctx.tools.checkArguments(example.tool, value) ?? []).filter((line) => !references.some((ref) => pointerOf(line)?.startsWith(ref)))
     const source = sources.get(example.file)!
     for (const line of lines) {
       const pointer = pointerOf(line)

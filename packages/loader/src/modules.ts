@@ -33,14 +33,17 @@ export async function importModule(module: ResolvedModule): Promise<ModuleNamesp
   }
 }
 
-/** The plugin a module exports: the module itself when it has `apply`, else its default export. */
-export function pluginOf(namespace: ModuleNamespace): PluginModule {
+/**
+ * The plugin a module exports: the module itself when it has `apply` (or is a function), else
+ * its default export. `what` names the thing in the error: an imported module, or a value given in code.
+ */
+export function pluginOf(namespace: unknown, what: 'module' | 'value' = 'module'): PluginModule {
   for (const candidate of defaults(namespace)) {
     if (typeof candidate === 'function') return candidate as PluginModule
     if (isObject(candidate) && typeof candidate.apply === 'function') return candidate as PluginModule
   }
   throw new ValueProblem(LoaderCodes.NOT_A_PLUGIN, [],
-    'this module is not a cordis plugin: a plugin exports apply(ctx, config) — with name, inject: [\'tools\'] and ' +
+    `this ${what} is not a cordis plugin: a plugin exports apply(ctx, config) — with name, inject: ['tools'] and ` +
     'optionally a Config schema — as named exports or as its default export, or default-exports a function or a class' +
     foundExports(namespace))
 }
@@ -57,13 +60,15 @@ export function providerFactoryOf(namespace: ModuleNamespace): (config: unknown)
 }
 
 /** The module, its default export, and the default of that (CommonJS through ESM nests one more level). */
-function defaults(namespace: ModuleNamespace): unknown[] {
+function defaults(namespace: unknown): unknown[] {
+  if (!isObject(namespace)) return []
   const first = namespace.default
   const second = isObject(first) ? first.default : undefined
   return [namespace, first, second].filter((value) => value !== undefined)
 }
 
-function foundExports(namespace: ModuleNamespace): string {
+function foundExports(namespace: unknown): string {
+  if (!isObject(namespace)) return `; it is ${namespace === null ? 'null' : typeof namespace}`
   const names = Object.keys(namespace)
   return names.length ? `; it exports: ${names.join(', ')}` : '; it exports nothing'
 }

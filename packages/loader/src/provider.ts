@@ -4,23 +4,22 @@
  * returns must have `generate(req)`. Every failure is a `ConfigError` naming the entry.
  */
 import type { Provider } from '@rein/kernel'
-import { loadEntryModule, entryError } from './build.js'
 import type { EntryConfig } from './config.js'
-import { LoaderCodes, ValueProblem } from './errors.js'
+import { LoaderCodes } from './errors.js'
+import { asEntryError, entryError, importEntryModule } from './file-entry.js'
 import { providerFactoryOf } from './modules.js'
 import { checkPluginConfig } from './plugin-config.js'
 import type { YamlSource } from './source.js'
 
 /** Imports the provider module of `entry` and calls its `createProvider` with the entry's config. */
 export async function loadProvider(source: YamlSource, entry: EntryConfig): Promise<Provider> {
-  const { namespace } = await loadEntryModule(source, entry)
   let create: (config: unknown) => unknown
   try {
+    const { namespace } = await importEntryModule(source, entry)
     create = providerFactoryOf(namespace)
     checkPluginConfig(namespace, entry.config)
   } catch (error) {
-    if (error instanceof ValueProblem) throw entryError(source, entry, error.code, error.detail, error.path, error)
-    throw error
+    throw asEntryError(source, entry, error)
   }
   let provider: unknown
   try {
@@ -29,8 +28,13 @@ export async function loadProvider(source: YamlSource, entry: EntryConfig): Prom
     throw entryError(source, entry, LoaderCodes.PROVIDER_INVALID,
       `createProvider failed: ${error instanceof Error ? error.message : String(error)}`, [], error)
   }
-  if (provider === null || typeof provider !== 'object' || typeof (provider as Provider).generate !== 'function') {
+  if (!isProvider(provider)) {
     throw entryError(source, entry, LoaderCodes.PROVIDER_INVALID, 'createProvider(config) must return a provider: an object with generate(req)')
   }
-  return provider as Provider
+  return provider
+}
+
+/** Whether `value` can be used as a provider: an object with `generate`. */
+export function isProvider(value: unknown): value is Provider {
+  return value !== null && typeof value === 'object' && typeof (value as Provider).generate === 'function'
 }

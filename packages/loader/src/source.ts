@@ -1,16 +1,25 @@
 /**
- * Reads a YAML file and keeps where everything is. The file is only ever read. A syntax
- * error becomes a `ConfigError` naming the file, the line and the parser's message; after
- * a successful parse, `lineOf(path)` answers the line of any value so that later checks can
+ * Reads a YAML file and keeps where everything is. The file is only ever read, and never more
+ * than `MAX_CONFIG_BYTES` of it. Everything that stops a file from being read as a value —
+ * unreadable, too large, a syntax error, a repeated key, aliases that expand too far — is a
+ * `ConfigErrors` naming the file and the line; parsing is linear in the file's size. After a
+ * successful parse, `lineOf(path)` answers the line of any value, so that later checks can
  * point at the exact key they reject.
  */
-import { readFile } from 'node:fs/promises'
+import { open } from 'node:fs/promises'
 import { dirname, resolve } from 'node:path'
-import { isAlias, isMap, isScalar, isSeq, LineCounter, parseDocument, type Document, type Node } from 'yaml'
-import { ConfigError, LoaderCodes } from './errors.js'
+import { isAlias, isMap, isSeq, LineCounter, parseDocument, type Document, type Node } from 'yaml'
+import { ConfigError, ConfigErrors, LoaderCodes } from './errors.js'
+import { aliasPastLimit, indexKeys, type KeyIndex } from './yaml-checks.js'
 
 /** A path into the parsed value: map keys and sequence indexes. */
 export type ValuePath = readonly (string | number)[]
+
+/** The largest config or example file read: 1 MiB. A harness config is a short list of entries. */
+export const MAX_CONFIG_BYTES = 1024 * 1024
+
+/** How many aliased values a file may expand to (the parser's guard against "billion laughs"). */
+const MAX_ALIAS_COUNT = 100
 
 /** A parsed YAML file with positions. */
 export interface YamlSource {
@@ -24,30 +33,76 @@ export interface YamlSource {
   lineOf(path: ValuePath): number
 }
 
-/** Reads and parses `path`. Throws `ConfigError` when the file is unreadable or not valid YAML. */
-export async function readYaml(path: string): Promise<YamlSource> {
+/** Reads and parses `path`. Throws `ConfigErrors` when the file cannot be read as a value. */
+export async function readYaml(path: string, options: { maxBytes?: number } = {}): Promise<YamlSource> {
   const file = resolve(path)
-  let text: string
+  const maxBytes = options.maxBytes ?? MAX_CONFIG_BYTES
+  let text: string | undefined
   try {
-    text = await readFile(file, 'utf8')
+    text = await readAtMost(file, maxBytes)
   } catch (error) {
     const reason = (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'file not found' : (error as Error).message
-    throw new ConfigError(LoaderCodes.CONFIG_UNREADABLE, { file }, `cannot read the file: ${reason}`, { cause: error })
+    throw new ConfigErrors([new ConfigError(LoaderCodes.CONFIG_UNREADABLE, { file }, `cannot read the file: ${reason}`, { cause: error })])
+  }
+  if (text === undefined) {
+    throw new ConfigErrors([new ConfigError(LoaderCodes.CONFIG_UNREADABLE, { file },
+      `the file is larger than ${formatBytes(maxBytes)}, the most rein reads of a config; keep large data in a file that a plugin reads`)])
   }
   return parseYaml(file, text)
 }
 
-/** Parses `text` as the content of `file`. Throws `ConfigError` on a syntax error. */
+/** Parses `text` as the content of `file`. Throws `ConfigErrors` on a syntax error, repeated keys or an alias bomb. */
 export function parseYaml(file: string, text: string): YamlSource {
   const lineCounter = new LineCounter()
-  const doc = parseDocument(text, { lineCounter, prettyErrors: true })
+  const doc = parseDocument(text, { lineCounter, prettyErrors: true, uniqueKeys: false })
   const [first] = doc.errors
   if (first) {
     const line = first.linePos?.[0].line ?? lineCounter.linePos(first.pos[0]).line
-    throw new ConfigError(LoaderCodes.CONFIG_SYNTAX, { file, line }, `YAML syntax error: ${describeSyntaxError(first.message)}`)
+    throw new ConfigErrors([new ConfigError(LoaderCodes.CONFIG_SYNTAX, { file, line }, `YAML syntax error: ${describeSyntaxError(first.message)}`)])
   }
-  const data = doc.contents === null ? undefined : doc.toJS({ maxAliasCount: 100 })
-  return { file, dir: dirname(file), data, lineOf: (path) => findLine(doc, lineCounter, path) }
+  const lineAt = (node: unknown, fallback: number) => {
+    const range = (node as Node | null | undefined)?.range
+    return range ? lineCounter.linePos(range[0]).line : fallback
+  }
+  const { index, duplicates } = indexKeys(doc)
+  if (duplicates.length) {
+    throw new ConfigErrors(duplicates.map(({ key, pair, first }) => new ConfigError(LoaderCodes.CONFIG_SYNTAX, { file, line: lineAt(pair.key, 1) },
+      `duplicate key "${key}" (first at line ${lineAt(first.key, 1)}); a key appears once in a mapping, so merge the two or remove one`)))
+  }
+  let data: unknown
+  try {
+    data = doc.contents === null ? undefined : doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT })
+  } catch (error) {
+    if (!(error instanceof ReferenceError)) throw error
+    const alias = aliasPastLimit(doc, MAX_ALIAS_COUNT)
+    const detail = alias && /alias count/i.test(error.message)
+      ? `the aliases expand to more than ${MAX_ALIAS_COUNT} values by *${alias.source} here, which is refused as a resource ` +
+        'exhaustion attack ("billion laughs"); write the values out, or use fewer nested aliases'
+      : `YAML alias error: ${error.message}`
+    throw new ConfigErrors([new ConfigError(LoaderCodes.CONFIG_SYNTAX, { file, line: lineAt(alias, 1) }, detail, { cause: error })])
+  }
+  return { file, dir: dirname(file), data, lineOf: (path) => findLine(doc, index, lineAt, path) }
+}
+
+/** The file's text, or undefined when it holds more than `maxBytes` (read no further than that). */
+async function readAtMost(file: string, maxBytes: number): Promise<string | undefined> {
+  const handle = await open(file, 'r')
+  try {
+    const buffer = Buffer.alloc(maxBytes + 1)
+    let length = 0
+    while (length < buffer.length) {
+      const { bytesRead } = await handle.read(buffer, length, buffer.length - length, null)
+      if (bytesRead === 0) break
+      length += bytesRead
+    }
+    return length > maxBytes ? undefined : buffer.toString('utf8', 0, length)
+  } finally {
+    await handle.close()
+  }
+}
+
+function formatBytes(bytes: number): string {
+  return bytes % (1024 * 1024) === 0 ? `${bytes / (1024 * 1024)} MiB (${bytes} bytes)` : `${bytes} bytes`
 }
 
 /** The parser's message without its own "at line N, column M:" suffix and snippet, plus the column. */
@@ -57,21 +112,19 @@ function describeSyntaxError(message: string): string {
   return match ? `${match[1]} (column ${match[2]})` : head
 }
 
-function findLine(doc: Document, counter: LineCounter, path: ValuePath): number {
-  const lineAt = (node: { range?: [number, number, number] | null } | null | undefined, fallback: number) =>
-    node?.range ? counter.linePos(node.range[0]).line : fallback
+function findLine(doc: Document, index: KeyIndex, lineAt: (node: unknown, fallback: number) => number, path: ValuePath): number {
   let node: unknown = doc.contents
-  let line = lineAt(node as Node, 1)
+  let line = lineAt(node, 1)
   for (const key of path) {
     if (isAlias(node)) node = node.resolve(doc)
     if (isMap(node)) {
-      const pair = node.items.find((item) => String(isScalar(item.key) ? item.key.value : item.key) === String(key))
+      const pair = index.get(node)?.get(String(key))
       if (!pair) break
-      line = lineAt(pair.key as Node, line)
+      line = lineAt(pair.key, line)
       node = pair.value
     } else if (isSeq(node) && typeof key === 'number' && key < node.items.length) {
       node = node.items[key]
-      line = lineAt(node as Node, line)
+      line = lineAt(node, line)
     } else {
       break
     }

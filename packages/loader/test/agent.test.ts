@@ -6,7 +6,7 @@ import { importAgentModule, lazyAgent, type AgentPlan } from '../src/agent.js'
 const provider: Provider = { generate: async () => ({ role: 'assistant', content: 'ok' }) }
 
 function plan(overrides: Partial<AgentPlan>): AgentPlan {
-  return { ctx: new Context(), file: '/p/rein.yaml', settings: {}, provider, session: undefined, sessionPath: undefined, module: {}, ...overrides }
+  return { ctx: new Context(), file: '/p/rein.yaml', builder: 'loadHarness', settings: {}, provider, session: undefined, sessionPath: undefined, module: {}, ...overrides }
 }
 
 describe('lazyAgent', () => {

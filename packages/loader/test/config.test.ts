@@ -1,17 +1,19 @@
 import { describe, expect, it } from 'vitest'
 import { readHarnessConfig } from '../src/config.js'
-import { ConfigError } from '../src/errors.js'
 import { parseYaml } from '../src/source.js'
 
 const FILE = '/project/rein.yaml'
-const read = (text: string, env: Record<string, string> = {}) => readHarnessConfig(parseYaml(FILE, text), env)
+const check = (text: string, env: Record<string, string> = {}) => readHarnessConfig(parseYaml(FILE, text), env)
+const read = (text: string, env: Record<string, string> = {}) => {
+  const { config, problems } = check(text, env)
+  expect(problems.map((p) => p.message)).toEqual([])
+  return config
+}
+const messagesOf = (text: string, env: Record<string, string> = {}) => check(text, env).problems.map((p) => p.message)
 const errorOf = (text: string, env: Record<string, string> = {}) => {
-  try {
-    read(text, env)
-  } catch (error) {
-    return error as ConfigError
-  }
-  throw new Error('expected a ConfigError')
+  const { problems } = check(text, env)
+  expect(problems).toHaveLength(1)
+  return problems[0]!
 }
 
 describe('readHarnessConfig', () => {
@@ -49,7 +51,38 @@ describe('readHarnessConfig', () => {
     expect(errorOf('plugins:\n  - use: a\n  - config: { x: 1 }\n').message)
       .toBe('/project/rein.yaml:3 plugins[1]: "use" must name a package or a local file (./plugin.ts)')
     expect(errorOf('plugins:\n  - use: a\n    with: { x: 1 }\n').message)
-      .toBe('/project/rein.yaml:3 plugins[0] (a): unknown entry key "with"; valid keys: use, config')
+      .toBe('/project/rein.yaml:3 plugins[0] (a): unknown entry key "with"; valid keys: use, config, optional')
+  })
+
+  it('reads optional: true on plugins and tools, and refuses anything but a boolean, or on the provider', () => {
+    const config = read('plugins:\n  - { use: a, optional: true }\n  - use: b\ntools:\n  - { use: c, optional: false }\n')
+    expect([...config.plugins, ...config.tools].map((e) => [e.use, e.optional])).toEqual([['a', true], ['b', false], ['c', false]])
+    expect(messagesOf('plugins:\n  - use: a\n    optional: yes\nprovider: { use: p, optional: true }\n')).toEqual([
+      '/project/rein.yaml:3 plugins[0] (a): "optional" must be true or false (got "yes")',
+      '/project/rein.yaml:4 provider (p): "optional" applies to plugins and tools; a provider, once listed, must load',
+    ])
+  })
+
+  it('finds every problem of the file, and leaves out the entries that have one', () => {
+    const { config, problems } = check([
+      'plugins:',
+      '  - use: a',
+      '    confg: { x: 1 }',
+      '  - use: b',
+      '  - use: c',
+      '    config: { key: "${env:REIN_NOPE}", other: "${env:REIN_NOPE_TOO}" }',
+      'agent: { maxTurns: 0, maxParallelToolCalls: x }',
+      'tool: []',
+    ].join('\n'))
+    expect(problems.map((p) => p.message)).toEqual([
+      '/project/rein.yaml:3 plugins[0] (a): unknown entry key "confg" (did you mean "config"?); valid keys: use, config, optional',
+      '/project/rein.yaml:6 plugins[2] (c): environment variable REIN_NOPE is not set (referenced as ${env:REIN_NOPE}); set it or remove the reference',
+      '/project/rein.yaml:6 plugins[2] (c): environment variable REIN_NOPE_TOO is not set (referenced as ${env:REIN_NOPE_TOO}); set it or remove the reference',
+      '/project/rein.yaml:7 agent: maxTurns must be a positive integer (got 0)',
+      '/project/rein.yaml:7 agent: maxParallelToolCalls must be a positive integer (got "x")',
+      '/project/rein.yaml:8: unknown top-level key "tool" (did you mean "tools"?); valid keys: provider, plugins, tools, agent, examples, session',
+    ])
+    expect(config.plugins.map((p) => p.label)).toEqual(['plugins[1] (b)'])
   })
 
   it('checks the agent section', () => {

@@ -1,16 +1,21 @@
 /**
  * Every way a config can be wrong, through `loadHarness`: each error names the file, the line,
  * the entry, and what to do. The texts are asserted whole, because they are the interface.
+ * A file with one problem throws `ConfigErrors` holding exactly that one.
  */
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { ConfigError, loadHarness } from '../src/index.js'
+import { ConfigError, ConfigErrors, loadHarness } from '../src/index.js'
 import { harnessProject } from './helpers.js'
 
 async function errorOf(file: string, env: Record<string, string> = {}): Promise<ConfigError> {
   const error = await loadHarness(file, { env }).then(() => undefined, (e: unknown) => e)
-  expect(error).toBeInstanceOf(ConfigError)
-  return error as ConfigError
+  expect(error).toBeInstanceOf(ConfigErrors)
+  const { errors, message } = error as ConfigErrors
+  expect(errors).toHaveLength(1)
+  expect(errors[0]).toBeInstanceOf(ConfigError)
+  expect(message).toBe(errors[0]!.message)
+  return errors[0]!
 }
 
 describe('a bad rein.yaml', () => {
@@ -70,7 +75,7 @@ describe('a bad rein.yaml', () => {
   it('a plugin waiting for a service nothing provides: names the service', async () => {
     const { file, fx } = await harnessProject((fx) => ['plugins:', `  - use: ${fx('needs-service.ts')}`])
     expect((await errorOf(file)).message).toBe(`${file}:2 plugins[0] (${fx('needs-service.ts')}): ` +
-      'the plugin needs the service vault, which no earlier entry provides; list the plugin that provides it above this one')
+      'the plugin failed to start: it needs the service "vault", which no plugin provides; list the plugin that provides it before this one')
   })
 
   it('the same module twice, or the kernel as an entry', async () => {

@@ -107,6 +107,25 @@ describe('loadHarness', () => {
     await harness.dispose()
   })
 
+  it('loads a 0.7 MB file with 40,000 keys in one plugin config', async () => {
+    const words = Array.from({ length: 40_000 }, (_, i) => `      w${i}: ${i}`)
+    const { file, text } = await harnessProject(() => ['plugins:', '  - use: ./words.mjs', '    config:', '      words:', ...words.map((line) => `  ${line}`)], {
+      'words.mjs': [
+        'export const name = "words"',
+        'export const inject = ["tools"]',
+        'export function apply(ctx, config) {',
+        '  const count = Object.keys(config.words).length',
+        '  ctx.tools.register({ name: "count", description: "How many words.", parameters: { type: "object" }, execute: () => count })',
+        '}',
+      ].join('\n'),
+    })
+    expect(text.length).toBeGreaterThan(700_000)
+    const harness = await loadHarness(file)
+    expect((harness.config.plugins[0]!.config as { words: Record<string, number> }).words.w39999).toBe(39_999)
+    expect(await harness.ctx.tools.execute({ id: 'c1', name: 'count', arguments: {} })).toMatchObject({ isError: false, value: 40_000 })
+    await harness.dispose()
+  })
+
   it('reports a missing provider only when the agent is used', async () => {
     const { file } = await harnessProject(() => ['agent: { maxTurns: 2 }'])
     const harness = await loadHarness(file)

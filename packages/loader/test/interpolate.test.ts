@@ -28,6 +28,26 @@ describe('interpolateEnv', () => {
   it('never evaluates anything: an expression is not a variable name', () => {
     expect(() => interpolateEnv('${env:process.exit()}', {})).toThrow('"${env:process.exit()}" is not a valid variable reference')
   })
+
+  it('collects every bad reference into a list when given one, leaving the text as written', () => {
+    const problems: ValueProblem[] = []
+    const out = interpolateEnv({ a: '${env:ONE}', b: ['${env:TWO} ${env:3x}'] }, {}, ['plugins', 0], problems)
+    expect(out).toEqual({ a: '${env:ONE}', b: ['${env:TWO} ${env:3x}'] })
+    expect(problems.map((p) => [p.code, p.path])).toEqual([
+      ['ENV_MISSING', ['plugins', 0, 'a']],
+      ['ENV_MISSING', ['plugins', 0, 'b', 0]],
+      ['CONFIG_INVALID', ['plugins', 0, 'b', 0]],
+    ])
+  })
+
+  it('keeps a __proto__ key as an own key of the copy, never as its prototype', () => {
+    const value = JSON.parse('{"__proto__": {"polluted": "${env:KEY}"}}')
+    const out = interpolateEnv(value, { KEY: 'yes' }) as Record<string, unknown>
+    expect(Object.getPrototypeOf(out)).toBe(Object.prototype)
+    expect(Object.hasOwn(out, '__proto__')).toBe(true)
+    expect((out as { polluted?: unknown }).polluted).toBeUndefined()
+    expect(Object.getOwnPropertyDescriptor(out, '__proto__')?.value).toEqual({ polluted: 'yes' })
+  })
 })
 
 describe('resolveRelativePaths', () => {

@@ -1,23 +1,74 @@
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { ConfigError, LoaderCodes } from '../src/errors.js'
-import { parseYaml, readYaml } from '../src/source.js'
+import { ConfigError, ConfigErrors, LoaderCodes } from '../src/errors.js'
+import { MAX_CONFIG_BYTES, parseYaml, readYaml } from '../src/source.js'
 import { project } from './helpers.js'
+
+/** The problems `parseYaml` refuses `text` with, as their messages. */
+function refusalOf(text: string): string[] {
+  try {
+    parseYaml('/x/rein.yaml', text)
+  } catch (error) {
+    expect(error).toBeInstanceOf(ConfigErrors)
+    return (error as ConfigErrors).errors.map((e) => e.message)
+  }
+  throw new Error('expected ConfigErrors')
+}
 
 describe('readYaml', () => {
   it('reports a syntax error with the file, the line and the parser message', async () => {
     const dir = await project({ 'rein.yaml': 'plugins:\n  - use: a\n    config: { maxAttempts: 3\n  - use: b\n' })
     const file = join(dir, 'rein.yaml')
-    const error = await readYaml(file).catch((e: unknown) => e) as ConfigError
+    const [error] = (await readYaml(file).catch((e: unknown) => e) as ConfigErrors).errors as [ConfigError]
     expect(error).toBeInstanceOf(ConfigError)
     expect(error.code).toBe(LoaderCodes.CONFIG_SYNTAX)
     expect(error.line).toBe(4)
     expect(error.message).toMatch(new RegExp(`^${file}:4: YAML syntax error: .+ \\(column \\d+\\)$`))
   })
 
-  it('reports a duplicate key as a syntax error at its line', () => {
-    expect(() => parseYaml('/x/rein.yaml', 'agent:\n  maxTurns: 3\nagent: {}\n'))
-      .toThrow('/x/rein.yaml:3: YAML syntax error: Map keys must be unique (column 1)')
+  it('reports every duplicate key at its line, with the line of the first', () => {
+    expect(refusalOf('agent:\n  maxTurns: 3\nagent: {}\n')).toEqual([
+      '/x/rein.yaml:3: duplicate key "agent" (first at line 1); a key appears once in a mapping, so merge the two or remove one',
+    ])
+    const deep = ['plugins:', '  - use: a', '    config:', '      rules:', '        - { tool: x, action: deny, tool: y }', '      nested:']
+    for (let i = 0; i < 2000; i++) deep.push(`        k${i}: ${i}`)
+    deep.push('        k1500: again', 'session: s.jsonl')
+    expect(refusalOf(deep.join('\n'))).toEqual([
+      '/x/rein.yaml:5: duplicate key "tool" (first at line 5); a key appears once in a mapping, so merge the two or remove one',
+      '/x/rein.yaml:2007: duplicate key "k1500" (first at line 1507); a key appears once in a mapping, so merge the two or remove one',
+    ])
+  })
+
+  it('counts keys that load as the same property as duplicates (1 and "1")', () => {
+    expect(refusalOf('a:\n  1: x\n  "1": y\n')).toEqual([
+      '/x/rein.yaml:3: duplicate key "1" (first at line 2); a key appears once in a mapping, so merge the two or remove one',
+    ])
+  })
+
+  it('refuses an alias bomb with the line where the aliases pass the limit', () => {
+    const lines = ['a: &a [x, x, x, x, x, x, x, x, x]']
+    for (let i = 1; i < 9; i++) {
+      const [name, previous] = [String.fromCharCode(97 + i), String.fromCharCode(96 + i)]
+      lines.push(`${name}: &${name} [${Array(9).fill(`*${previous}`).join(', ')}]`)
+    }
+    expect(refusalOf(lines.join('\n'))).toEqual([
+      '/x/rein.yaml:4: the aliases expand to more than 100 values by *c here, which is refused as a resource exhaustion attack ' +
+      '("billion laughs"); write the values out, or use fewer nested aliases',
+    ])
+  })
+
+  it('keeps a few aliases working', () => {
+    expect(parseYaml('/x/rein.yaml', 'base: &b { root: . }\nother: *b\n').data).toEqual({ base: { root: '.' }, other: { root: '.' } })
+  })
+
+  it('refuses a file larger than the limit without reading all of it', async () => {
+    const dir = await project({ 'rein.yaml': `# ${'x'.repeat(MAX_CONFIG_BYTES)}\n` })
+    const error = await readYaml(join(dir, 'rein.yaml')).catch((e: unknown) => e) as ConfigErrors
+    expect(error).toBeInstanceOf(ConfigErrors)
+    expect(error.errors[0]?.code).toBe(LoaderCodes.CONFIG_UNREADABLE)
+    expect(error.message).toBe(`${join(dir, 'rein.yaml')}: the file is larger than 1 MiB (1048576 bytes), the most rein reads of a config; ` +
+      'keep large data in a file that a plugin reads')
+    await expect(readYaml(join(dir, 'rein.yaml'), { maxBytes: 2 * MAX_CONFIG_BYTES })).resolves.toMatchObject({ data: undefined })
   })
 
   it('says when the file does not exist', async () => {

@@ -7,6 +7,7 @@ import { resolve } from 'node:path'
 import type { Provider } from '@rein/kernel'
 import { stringOption, type Command } from '../command.js'
 import { ExitCodes } from '../exit-codes.js'
+import { reportWarnings } from '../failures.js'
 import { println } from '../io.js'
 
 /** Stands in for the file's provider, so that commands which never run the model do not load one. */
@@ -34,7 +35,8 @@ Options:
     const file = resolve(io.cwd, stringOption(args, 'config', 'rein.yaml'))
     const harness = await loadHarness(file, { provider: NO_MODEL, env: io.env })
     try {
-      println(io.stdout, `plugins in file order: ${harness.entries.map((e) => e.entry.use).join(', ') || '(none)'}`)
+      reportWarnings(harness.warnings, io, 'chains')
+      println(io.stdout, `plugins in file order: ${harness.entries.map((e) => e.entry?.use ?? e.label).join(', ') || '(none)'}`)
       println(io.stdout, formatChains(describeChains(harness.ctx)))
       return ExitCodes.OK
     } finally {

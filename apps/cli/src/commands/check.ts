@@ -7,6 +7,7 @@
 import { resolve } from 'node:path'
 import { stringOption, type Command } from '../command.js'
 import { ExitCodes } from '../exit-codes.js'
+import { configProblemLines } from '../failures.js'
 import { println } from '../io.js'
 import { createStyle, wantsColor } from '../progress/style.js'
 
@@ -18,26 +19,31 @@ export const check: Command = {
 Loads the config file as rein run would (provider entry, plugins and tools, each config
 checked by its plugin's schema) without building the agent or calling the model, then checks
 every few-shot tool call in the files listed under "examples" against its tool's parameter
-schema. Every problem is printed as file:line entry: message. Exit 1 if there is any.
+schema. Every problem is printed as file:line entry: message, all of them at once. An
+entry marked optional that fails is printed as a warning and does not fail the check.
+Exit 1 if there is any problem.
 
 Options:
   -c, --config <file>  the harness file (default ./rein.yaml)`,
   options: { config: { type: 'string', short: 'c' } },
   positionals: { min: 0, max: 0 },
   async run(args, io) {
-    const { ConfigError, checkExamples, loadHarness } = await import('@rein/loader')
+    const { checkExamples, loadHarness } = await import('@rein/loader')
     const style = createStyle(wantsColor(io.isTTY, io.env))
     const file = resolve(io.cwd, stringOption(args, 'config', 'rein.yaml'))
     let harness
     try {
       harness = await loadHarness(file, { env: io.env })
     } catch (error) {
-      if (!(error instanceof ConfigError)) throw error
-      println(io.stderr, `${style.red('✗')} ${error.message}`)
+      const lines = configProblemLines(error)
+      if (!lines) throw error
+      for (const line of lines) println(io.stderr, `${style.red('✗')} ${line}`)
+      if (lines.length > 1) println(io.stderr, `${lines.length} problems in ${file}`)
       return ExitCodes.FAILURE
     }
     try {
-      const { config, entries, provider } = harness
+      const { config, entries, provider, warnings } = harness
+      for (const warning of warnings) println(io.stderr, `${style.yellow('!')} warning: ${warning}`)
       const tools = harness.ctx.tools.specs().length
       println(io.stdout, `${style.green('✓')} ${file}: ${provider ? 'a provider, ' : 'no provider, '}` +
         `${config.plugins.length} plugin(s), ${config.tools.length} tool source(s) (${tools} tools), all configs valid`)

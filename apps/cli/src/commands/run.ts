@@ -9,6 +9,7 @@ import { relative, resolve } from 'node:path'
 import { APPROVE_MODES, type ApproveMode } from '../approval/contract.js'
 import { approvalPrompt, provideApprovalPrompt } from '../approval/provide.js'
 import { stringOption, UsageError, type Command } from '../command.js'
+import { reportWarnings } from '../failures.js'
 import { println } from '../io.js'
 import { runLive } from '../live-run.js'
 import { summaryLines } from '../progress/lines.js'
@@ -57,6 +58,7 @@ Options:
     const configPath = resolve(io.cwd, stringOption(args, 'config', 'rein.yaml'))
     const session = deferredSession()
     const harness = await loadHarness(configPath, { session, env: io.env })
+    reportWarnings(harness.warnings, io, 'run')
     const option = stringOption(args, 'session')
     const sessionPath = option !== undefined ? resolve(io.cwd, option) : harness.config.session
     const store = sessionPath ? jsonlSession(sessionPath) : memorySession()
