@@ -1,11 +1,13 @@
 /**
  * `@rein/tools-fs`: workspace file tools as a cordis plugin. It registers `read_file`,
  * `write_file`, `edit_file`, `list_dir`, `glob` and `grep`, all confined to `config.root`
- * (escapes are refused with `TOOL_DENIED`). Reads are concurrency-safe and idempotent;
- * writes and edits are exclusive. The root is checked once, when the plugin starts.
+ * (escapes are refused with `TOOL_DENIED`, also when a path is swapped while being opened).
+ * Reads are concurrency-safe and idempotent; writes and edits are exclusive. The root, and that
+ * `/proc/self/fd` can tell where a descriptor is, are checked once, when the plugin starts.
  */
 import type { Context } from 'cordis'
 import { Config, type ConfigInput } from './config.js'
+import { checkProcFd } from './opened.js'
 import { Root } from './root.js'
 import { editFileTool } from './tools/edit-file.js'
 import { globTool } from './tools/glob.js'
@@ -23,6 +25,7 @@ export { Config, type ConfigInput }
 /** Registers the six tools for as long as the plugin lives. Throws when `root` is unusable. */
 export function apply(ctx: Context, config: Config) {
   const root = Root.open(config?.root, '@rein/tools-fs')
+  checkProcFd(root, '@rein/tools-fs')
   ctx.tools.register(readFileTool(root, config))
   ctx.tools.register(writeFileTool(root))
   ctx.tools.register(editFileTool(root))

@@ -3,7 +3,8 @@
  * which refuses (code `TOOL_DENIED`) a path whose lexical form lies outside the root (`..`,
  * an absolute path elsewhere) and a path whose real form, after every symbolic link on the
  * way is followed (dangling ones too), lies outside the root's real path. Tools then use the
- * resolved real path, never the text the model sent.
+ * resolved real path, never the text the model sent, and check where the descriptor they
+ * opened really is (`opened.ts`), since the path may change between this check and the open.
  */
 import { realpathSync, statSync } from 'node:fs'
 import { lstat, readlink, realpath } from 'node:fs/promises'
@@ -102,7 +103,11 @@ async function realpathLoose(target: string, links: number): Promise<string> {
   })
   if (stat?.isSymbolicLink()) {
     if (links >= MAX_LINKS) throw Object.assign(new Error(`too many symbolic links at ${target}`), { code: 'ELOOP' })
-    return realpathLoose(path.resolve(path.dirname(target), await readlink(target)), links + 1)
+    const to = await readlink(target).catch((error: { code?: unknown }) => {
+      if (error.code === 'EINVAL') return undefined // no longer a link: it changed meanwhile, look again
+      throw error
+    })
+    return to === undefined ? realpathLoose(target, links + 1) : realpathLoose(path.resolve(path.dirname(target), to), links + 1)
   }
   const parent = path.dirname(target)
   if (parent === target) return target

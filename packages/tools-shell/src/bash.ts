@@ -1,8 +1,9 @@
 /**
  * The `bash` tool. A command that runs is a successful call whatever its exit code; the
  * value says how it ended (exit code, signal, time limit) and holds stdout and stderr, each
- * as head + marker + tail when too long, with exact byte counts. An abort of `exec.signal`
- * ends the command's whole process group and the call with that abort. Exclusive.
+ * as head + marker + tail when too long, with exact byte counts. Every process the command
+ * started in its session ends with the call, however the call ends; an abort of `exec.signal`
+ * ends them and the call with that abort. Exclusive.
  */
 import { defineTool, type ContentBlock, type ToolExec } from '@rein/kernel'
 import type { Config } from './config.js'
@@ -27,6 +28,8 @@ export interface BashValue {
   /** UTF-8 bytes left out of the middle of each stream (0 when it is whole). */
   stdoutOmittedBytes: number
   stderrOmittedBytes: number
+  /** Pids of the command's processes still alive after SIGKILL and the wait (normally absent). */
+  survivors?: number[]
 }
 
 const valueSchema = {
@@ -42,6 +45,7 @@ const valueSchema = {
     stderrBytes: { type: 'integer', minimum: 0 },
     stdoutOmittedBytes: { type: 'integer', minimum: 0 },
     stderrOmittedBytes: { type: 'integer', minimum: 0 },
+    survivors: { type: 'array', items: { type: 'integer' }, minItems: 1 },
   },
   additionalProperties: false,
 }
@@ -56,7 +60,8 @@ export function bashTool(workspace: Workspace, config: Config, shell: string, en
     name: 'bash',
     description: 'Run a bash command in the workspace and get its exit code, stdout and stderr. '
       + `Output is kept up to ${config.maxOutputBytes} bytes (start and end; the middle of longer output is left out, `
-      + 'with the count). stdin is empty; background processes end with the command.' + limit,
+      + 'with the count). stdin is empty; background processes end with the command, so this cannot start a server '
+      + 'that outlives the call.' + limit,
     parameters: {
       type: 'object',
       properties: {
@@ -85,6 +90,7 @@ export function bashTool(workspace: Workspace, config: Config, shell: string, en
         onSpawn: (pid) => { exec.meta.pid = pid },
         onOutput: throttledProgress(exec),
       })
+      if (outcome.survivors.length > 0) exec.meta.survivors = outcome.survivors
       if (outcome.aborted) throw signal.reason ?? new DOMException('This operation was aborted', 'AbortError')
       return toValue(outcome, config.maxOutputBytes)
     },
@@ -128,6 +134,7 @@ function toValue(outcome: RunOutcome, max: number): BashValue {
   }
   if (outcome.signal) value.signal = outcome.signal
   if (outcome.timedOut) value.timedOut = true
+  if (outcome.survivors.length > 0) value.survivors = outcome.survivors
   return value
 }
 
@@ -142,6 +149,7 @@ function render(_args: BashArgs, v: BashValue): ContentBlock[] {
   if (v.stdout) parts.push(v.stdout.endsWith('\n') ? v.stdout.slice(0, -1) : v.stdout)
   if (v.stderr) parts.push(`[stderr]\n${v.stderr.endsWith('\n') ? v.stderr.slice(0, -1) : v.stderr}`)
   parts.push(status(v))
+  if (v.survivors) parts.push(`[warning: ${v.survivors.length} of its processes could not be ended (pids ${v.survivors.join(', ')})]`)
   return [{ type: 'text', text: parts.join('\n') }]
 }
 

@@ -13,7 +13,7 @@ export interface Config {
   timeoutMs?: number
   /** stdout and stderr together keep at most this many bytes (head and tail). */
   maxOutputBytes: number
-  /** After SIGTERM to the process group, wait this long before SIGKILL. */
+  /** After SIGTERM to the command's processes, wait this long before SIGKILL. */
   killGraceMs: number
   /** The shell, by name (looked up on PATH at start) or by absolute path. */
   shell: string

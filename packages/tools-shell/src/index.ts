@@ -1,8 +1,8 @@
 /**
  * `@rein/tools-shell`: the `bash` tool as a cordis plugin. Commands start in a folder inside
- * `config.root`, see only the allow-listed environment variables, and run in a process group
- * of their own that is ended as a whole on abort or time limit. The root, the shell and the
- * environment are fixed when the plugin starts.
+ * `config.root`, see only the allow-listed environment variables, and run in a session of
+ * their own whose every process is ended when the call ends (exit, abort or time limit). The
+ * root, the shell and the environment are fixed when the plugin starts.
  */
 import type { Context } from 'cordis'
 import { bashTool } from './bash.js'

@@ -1,13 +1,15 @@
 /**
- * Runs one command as `<shell> -c <command>` in a process group of its own, and makes sure
- * that group ends: on abort, on the time limit, and when the shell exits with children still
- * running, the whole group gets SIGTERM, then SIGKILL after `killGraceMs`. The promise
- * settles only once the shell has exited and its output is closed (or, if something outside
- * the group still holds the output open, one more grace period after SIGKILL).
+ * Runs one command as `<shell> -c <command>` in a session of its own, and makes sure every
+ * process in that session ends with the call: when the shell exits (background jobs too, in
+ * whatever process group), on abort, and at the time limit, each gets SIGTERM, then SIGKILL
+ * after `killGraceMs` (session.ts). The promise settles once the session is empty (or what
+ * survived SIGKILL is named) and the output is closed; if something outside the session still
+ * holds the output open, it settles `settleMs(killGraceMs)` later without it.
  */
 import { spawn } from 'node:child_process'
 import { Capture } from './capture.js'
 import { SPAWN_FAILED, ShellToolError } from './codes.js'
+import { endSession } from './session.js'
 
 export interface RunOptions {
   shell: string
@@ -20,7 +22,7 @@ export interface RunOptions {
   killGraceMs: number
   /** Bytes held at each end of each stream (the largest budget `Capture.kept` will be asked for). */
   keepBytes: number
-  /** Called once the process exists, with its pid (= its process group id). */
+  /** Called once the process exists, with its pid (= its session and process group id). */
   onSpawn?: (pid: number) => void
   /** Called on every chunk of output. */
   onOutput?: () => void
@@ -35,8 +37,15 @@ export interface RunOutcome {
   timedOut: boolean
   /** `options.signal` aborted before the command finished. */
   aborted: boolean
+  /** Pids of the command's session still alive after SIGKILL and the wait (normally none). */
+  survivors: number[]
   stdout: Capture
   stderr: Capture
+}
+
+/** How long to wait for processes to be gone after SIGKILL, and then for the output to close. */
+export function settleMs(killGraceMs: number): number {
+  return Math.max(killGraceMs, 500)
 }
 
 /** Runs `options.command`. Rejects only when the shell cannot be started (`SPAWN_FAILED`). */
@@ -47,7 +56,7 @@ export function run(options: RunOptions): Promise<RunOutcome> {
     const child = spawn(options.shell, ['-c', options.command], {
       cwd: options.cwd,
       env: options.env,
-      detached: true,
+      detached: true, // setsid(): the command leads a new session (and process group)
       stdio: ['ignore', 'pipe', 'pipe'],
     })
     const stdout = new Capture(options.keepBytes)
@@ -56,60 +65,59 @@ export function run(options: RunOptions): Promise<RunOutcome> {
     let exitSignal: NodeJS.Signals | null = null
     let timedOut = false
     let aborted = false
+    let ending = false
+    let closed = false
+    let sessionOver = false
     let settled = false
-    let stopping = false
-    const timers: NodeJS.Timeout[] = []
-    let killTimer: NodeJS.Timeout | undefined
+    let survivors: number[] = []
+    let limitTimer: NodeJS.Timeout | undefined
+    let closeTimer: NodeJS.Timeout | undefined
 
-    const group = (sig: NodeJS.Signals | 0): boolean => {
-      if (child.pid === undefined) return false
-      try {
-        process.kill(-child.pid, sig)
-        return true
-      } catch {
-        return false // ESRCH: the group is empty
-      }
-    }
-    // SIGTERM now, SIGKILL after the grace, and give up on the pipes one grace later.
-    const stop = () => {
-      if (stopping) return
-      stopping = true
-      group('SIGTERM')
-      killTimer = setTimeout(() => {
-        group('SIGKILL')
-        timers.push(setTimeout(forceClose, killGraceMs))
-      }, killGraceMs)
-    }
-    const forceClose = () => {
-      child.stdout?.destroy()
-      child.stderr?.destroy()
-      finish()
-    }
-    const onAbort = () => {
-      aborted = true
-      stop()
-    }
     const finish = () => {
       if (settled) return
       settled = true
-      for (const timer of timers) clearTimeout(timer)
-      // Let a pending SIGKILL fire only if something of the group may still be there.
-      if (killTimer && !group(0)) clearTimeout(killTimer)
+      clearTimeout(limitTimer)
+      clearTimeout(closeTimer)
       signal.removeEventListener('abort', onAbort)
       stdout.end()
       stderr.end()
-      resolve({ exitCode, signal: exitSignal, timedOut, aborted, stdout, stderr })
+      resolve({ exitCode, signal: exitSignal, timedOut, aborted, survivors, stdout, stderr })
+    }
+    // Ends the whole session once; then waits (bounded) for the output to close.
+    const end = (sid: number) => {
+      if (ending) return
+      ending = true
+      clearTimeout(limitTimer)
+      endSession(sid, { graceMs: killGraceMs, settleMs: settleMs(killGraceMs) }).then((left) => {
+        survivors = left
+        sessionOver = true
+        if (closed) return finish()
+        closeTimer = setTimeout(() => {
+          child.stdout?.destroy()
+          child.stderr?.destroy()
+          finish()
+        }, settleMs(killGraceMs))
+      }, (error: unknown) => {
+        // Only a pid that is not a command's own session gets here, which spawn never gives.
+        settled = true
+        signal.removeEventListener('abort', onAbort)
+        reject(error)
+      })
+    }
+    const onAbort = () => {
+      aborted = true
+      if (child.pid !== undefined) end(child.pid)
     }
 
     child.once('error', (error) => {
       if (child.pid !== undefined) return // a failed kill or pipe: the 'close' event still comes
       settled = true
-      for (const timer of timers) clearTimeout(timer)
       signal.removeEventListener('abort', onAbort)
       reject(new ShellToolError(SPAWN_FAILED, `could not start ${options.shell}: ${error.message}`))
     })
     if (child.pid === undefined) return
-    options.onSpawn?.(child.pid)
+    const sid = child.pid
+    options.onSpawn?.(sid)
     child.stdout!.on('data', (chunk: Buffer) => {
       stdout.push(chunk)
       options.onOutput?.()
@@ -121,15 +129,18 @@ export function run(options: RunOptions): Promise<RunOutcome> {
     child.once('exit', (code, sig) => {
       exitCode = code
       exitSignal = sig
-      stop() // ends whatever the command left running in its group
+      end(sid) // the call is over: whatever the command left running ends with it
     })
-    child.once('close', finish)
+    child.once('close', () => {
+      closed = true
+      if (sessionOver) finish()
+    })
     signal.addEventListener('abort', onAbort, { once: true })
     if (options.timeoutMs !== undefined) {
-      timers.push(setTimeout(() => {
+      limitTimer = setTimeout(() => {
         timedOut = true
-        stop()
-      }, options.timeoutMs))
+        end(sid)
+      }, options.timeoutMs)
     }
   })
 }

@@ -1,5 +1,6 @@
 // Test helpers: a temp root with a sibling folder outside it, a real kernel Context with
-// the plugin applied, and a look at which processes of a process group are still alive.
+// the plugin applied, and a look at which processes are still alive (waiting for them to end
+// by polling /proc up to a generous deadline, never by a fixed sleep).
 import { readdirSync, readFileSync } from 'node:fs'
 import { mkdir, mkdtemp, realpath, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
@@ -55,34 +56,66 @@ export function textOf(result: ToolExecutionResult): string {
   return result.content.map((block) => (block.type === 'text' ? block.text : '')).join('\n')
 }
 
-/**
- * The pids of process group `pgid` that are alive. Zombies do not count: in a container
- * whose init does not reap orphans, a killed grandchild stays a zombie (it runs no code).
- */
-export function liveMembers(pgid: number): number[] {
-  const live: number[] = []
-  for (const name of readdirSync('/proc')) {
-    if (!/^\d+$/.test(name)) continue
-    let stat: string
-    try {
-      stat = readFileSync(`/proc/${name}/stat`, 'utf8')
-    } catch {
-      continue
-    }
-    const [state, , pgrp] = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
-    if (Number(pgrp) === pgid && state !== 'Z' && state !== 'X') live.push(Number(name))
-  }
-  return live
-}
+/** One process at one moment: its pid and start time, so a reused pid is never taken for it. */
+export interface Proc { pid: number, start: string }
 
-/** Whether process `pid` is alive (not a zombie). */
-export function alive(pid: number): boolean {
+/** The stat fields after the command name (field 3 onwards); the name may hold spaces and ")". */
+function fields(pid: number): string[] | undefined {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
-    const state = stat.slice(stat.lastIndexOf(')') + 2).split(' ')[0]
-    return state !== 'Z' && state !== 'X'
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')
   } catch {
-    return false
+    return undefined
+  }
+}
+
+/** Whether `proc` is still running. A zombie is not: it runs no code, and where init does not reap orphans, it stays. */
+export function isAlive(proc: Proc): boolean {
+  const f = fields(proc.pid)
+  return f !== undefined && f[19] === proc.start && f[0] !== 'Z' && f[0] !== 'X'
+}
+
+/** `pid` as a `Proc`, read now. */
+export function procOf(pid: number): Proc {
+  const f = fields(pid)
+  if (!f) throw new Error(`process ${pid} does not exist`)
+  return { pid, start: f[19] }
+}
+
+/** The live members of session `sid`, now. */
+export function sessionOf(sid: number): Proc[] {
+  const members: Proc[] = []
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue
+    const f = fields(Number(name))
+    if (f && Number(f[3]) === sid && f[0] !== 'Z' && f[0] !== 'X') members.push({ pid: Number(name), start: f[19] })
+  }
+  return members
+}
+
+/** Generous: a loaded machine may take a while to schedule a dying process. */
+const DEADLINE_MS = 15_000
+
+/**
+ * Waits until every one of `procs` has ended, polling /proc, and gives the pids still alive
+ * at the deadline (so `toEqual([])` reads as "all gone"). Never a fixed sleep.
+ */
+export async function gone(procs: Proc[], deadlineMs = DEADLINE_MS): Promise<number[]> {
+  const until = Date.now() + deadlineMs
+  for (let wait = 5; ; wait = Math.min(2 * wait, 100)) {
+    const left = procs.filter(isAlive).map((proc) => proc.pid)
+    if (left.length === 0 || Date.now() >= until) return left
+    await new Promise((resolve) => setTimeout(resolve, wait))
+  }
+}
+
+/** Waits until session `sid` has no live member; gives the pids still in it at the deadline. */
+export async function sessionGone(sid: number, deadlineMs = DEADLINE_MS): Promise<number[]> {
+  const until = Date.now() + deadlineMs
+  for (let wait = 5; ; wait = Math.min(2 * wait, 100)) {
+    const left = sessionOf(sid).map((proc) => proc.pid)
+    if (left.length === 0 || Date.now() >= until) return left
+    await new Promise((resolve) => setTimeout(resolve, wait))
   }
 }
 

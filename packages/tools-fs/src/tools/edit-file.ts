@@ -1,12 +1,13 @@
 /**
  * `edit_file`: an exact string replacement in a text file inside the root. The match is
  * literal (no regex, no `$` patterns). Without `replace_all` the old string must occur exactly
- * once, so an edit never lands in a place the model did not mean. Exclusive.
+ * once, so an edit never lands in a place the model did not mean. The file is read and
+ * rewritten through one descriptor checked to be inside the root (opened.ts). Exclusive.
  */
-import { open } from 'node:fs/promises'
 import { defineTool, type ContentBlock } from '@rein/kernel'
-import { EDIT_NO_CHANGE, EDIT_NO_MATCH, EDIT_NOT_UNIQUE, explain, FsToolError, NOT_TEXT, WRONG_TYPE } from '../codes.js'
+import { EDIT_NO_CHANGE, EDIT_NO_MATCH, EDIT_NOT_UNIQUE, FsToolError, NOT_TEXT, WRONG_TYPE } from '../codes.js'
 import { looksBinary } from '../lines.js'
+import { FOR, openInside } from '../opened.js'
 import type { Root } from '../root.js'
 
 export interface EditFileArgs { path: string, old_string: string, new_string: string, replace_all?: boolean }
@@ -43,9 +44,9 @@ export function editFileTool(root: Root) {
       if (args.old_string === args.new_string) {
         throw new FsToolError(EDIT_NO_CHANGE, 'old_string and new_string are the same; the edit would change nothing')
       }
-      const file = await open(real, 'r+').catch((error) => explain(error, args.path))
+      const file = await openInside(root, real, FOR.edit, args.path)
       try {
-        if ((await file.stat()).isDirectory()) throw new FsToolError(WRONG_TYPE, `"${shown}" is a directory`)
+        if (!(await file.stat()).isFile()) throw new FsToolError(WRONG_TYPE, `"${shown}" is not a regular file`)
         if (await looksBinary(file)) throw new FsToolError(NOT_TEXT, `"${shown}" looks binary (it contains NUL bytes); edit_file edits text only`)
         const text = await file.readFile({ encoding: 'utf8', signal: exec.signal })
         const parts = text.split(args.old_string)

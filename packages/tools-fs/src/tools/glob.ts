@@ -1,14 +1,15 @@
 /**
  * `glob`: files inside the root whose path matches a glob pattern (tinyglobby syntax:
  * `*`, `**`, `?`, `{a,b}`, `[...]`), sorted by path, at most `maxEntries`, with the total.
- * Paths in the result are relative to the root, so they can be passed on to read_file.
+ * Paths in the result are relative to the root, so they can be passed on to read_file. Each
+ * one was, when checked, a regular file inside the root.
  */
-import { stat } from 'node:fs/promises'
 import { defineTool, type ContentBlock } from '@rein/kernel'
 import { FsToolError, WRONG_TYPE } from '../codes.js'
 import type { Config } from '../config.js'
+import { FOR, openInside } from '../opened.js'
 import type { Root } from '../root.js'
-import { checkPattern, findFiles } from '../walk.js'
+import { checkPattern, findFiles, keepInside } from '../walk.js'
 
 export interface GlobArgs { pattern: string, path?: string }
 export interface GlobValue { files: string[], total: number, truncated: boolean }
@@ -46,8 +47,10 @@ export function globTool(root: Root, config: Config) {
     async execute(args, exec) {
       checkPattern(args.pattern, root)
       const { real, shown } = await root.resolve(args.path ?? '.')
-      if (!(await stat(real)).isDirectory()) throw new FsToolError(WRONG_TYPE, `"${shown}" is a file, not a folder`)
-      const found = await findFiles(real, args.pattern, config.ignore, exec.signal)
+      const notFolder = `"${shown}" is a file, not a folder`
+      const dir = await openInside(root, real, FOR.folder, args.path ?? '.', notFolder)
+      await dir.close()
+      const found = await keepInside(root, await findFiles(real, args.pattern, config.ignore, exec.signal), exec.signal)
       const files = found.slice(0, config.maxEntries).map((file) => root.show(file))
       return { files, total: found.length, truncated: found.length > files.length }
     },

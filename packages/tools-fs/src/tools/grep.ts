@@ -3,12 +3,14 @@
  * (or in one file) inside the root, optionally only files matching a glob. It stops after
  * `maxResults` matches and says so; binary files and files over `grepMaxFileBytes` are
  * skipped and counted. Each matching line is shown with its path and 1-based line number.
+ * Every file is read through a descriptor checked to be inside the root; one that turns out
+ * to be elsewhere (it was swapped for a link while the search ran) is left out.
  */
-import { open, stat } from 'node:fs/promises'
 import { defineTool, type ContentBlock } from '@rein/kernel'
-import { FsToolError, INVALID_PATTERN } from '../codes.js'
+import { FsToolError, INVALID_PATTERN, TOOL_DENIED } from '../codes.js'
 import type { Config } from '../config.js'
 import { looksBinary } from '../lines.js'
+import { changed, FOR, openInside } from '../opened.js'
 import type { Root } from '../root.js'
 import { checkPattern, findFiles } from '../walk.js'
 
@@ -77,14 +79,18 @@ export function grepTool(root: Root, config: Config) {
       }
       if (args.glob !== undefined) checkPattern(args.glob, root)
       const { real } = await root.resolve(args.path ?? '.')
-      const files = (await stat(real)).isDirectory()
+      const start = await openInside(root, real, FOR.look, args.path ?? '.')
+      const what = await start.stat().finally(() => start.close())
+      if (what.isSymbolicLink()) throw changed(args.path ?? '.')
+      const files = what.isDirectory()
         ? await findFiles(real, args.glob ?? '**/*', config.ignore, exec.signal)
         : [real]
       const limit = args.maxResults ?? config.grepResults
       const value: GrepValue = { matches: [], filesSearched: 0, filesSkipped: 0, truncated: false }
       for (const file of files) {
         exec.signal.throwIfAborted()
-        const text = await readText(file, config.grepMaxFileBytes)
+        const text = await readText(root, file, config.grepMaxFileBytes)
+        if (text === null) continue
         if (text === undefined) {
           value.filesSkipped++
           continue
@@ -106,12 +112,17 @@ export function grepTool(root: Root, config: Config) {
   })
 }
 
-/** The file's text, or undefined when it is too large, binary, or gone. */
-async function readText(file: string, maxBytes: number): Promise<string | undefined> {
-  const handle = await open(file, 'r').catch(() => undefined)
-  if (!handle) return undefined
+/** The file's text; undefined when it is too large, binary, not a file or gone; null when it is outside. */
+async function readText(root: Root, file: string, maxBytes: number): Promise<string | undefined | null> {
+  let handle
   try {
-    if ((await handle.stat()).size > maxBytes || await looksBinary(handle)) return undefined
+    handle = await openInside(root, file, FOR.read, file)
+  } catch (error) {
+    return (error as { code?: unknown }).code === TOOL_DENIED ? null : undefined
+  }
+  try {
+    const stat = await handle.stat()
+    if (!stat.isFile() || stat.size > maxBytes || await looksBinary(handle)) return undefined
     return await handle.readFile('utf8')
   } finally {
     await handle.close()

@@ -1,13 +1,13 @@
 /**
  * `list_dir`: the entries of one folder inside the root, sorted by name, with their kind
  * and (for files) size. At most `maxEntries` are returned; the result then says how many
- * there are in all. Symbolic links are listed as links and never followed.
+ * there are in all. Symbolic links are listed as links and never followed. The folder is
+ * opened once and checked to be inside the root; entries are read through that descriptor.
  */
 import { lstat, opendir } from 'node:fs/promises'
-import path from 'node:path'
 import { defineTool, type ContentBlock } from '@rein/kernel'
-import { explain, FsToolError, WRONG_TYPE } from '../codes.js'
 import type { Config } from '../config.js'
+import { FOR, openInside, within } from '../opened.js'
 import type { Root } from '../root.js'
 
 export interface ListDirArgs { path?: string }
@@ -55,22 +55,23 @@ export function listDirTool(root: Root, config: Config) {
     idempotent: true,
     async execute(args, exec) {
       const { real, shown } = await root.resolve(args.path ?? '.')
-      const dir = await opendir(real).catch((error) => {
-        if ((error as { code?: unknown }).code === 'ENOTDIR') throw new FsToolError(WRONG_TYPE, `"${shown}" is a file, not a folder; use read_file`)
-        return explain(error, args.path ?? '.')
-      })
-      const names: string[] = []
-      for await (const entry of dir) {
-        exec.signal.throwIfAborted()
-        names.push(entry.name)
+      const dir = await openInside(root, real, FOR.folder, args.path ?? '.', `"${shown}" is a file, not a folder; use read_file`)
+      try {
+        const names: string[] = []
+        for await (const entry of await opendir(within(dir))) {
+          exec.signal.throwIfAborted()
+          names.push(entry.name)
+        }
+        names.sort()
+        const entries: DirEntry[] = []
+        for (const name of names.slice(0, config.maxEntries)) {
+          exec.signal.throwIfAborted()
+          entries.push(await describe(within(dir, name), name))
+        }
+        return { path: shown, entries, total: names.length, truncated: names.length > entries.length }
+      } finally {
+        await dir.close()
       }
-      names.sort()
-      const entries: DirEntry[] = []
-      for (const name of names.slice(0, config.maxEntries)) {
-        exec.signal.throwIfAborted()
-        entries.push(await describe(path.join(real, name), name))
-      }
-      return { path: shown, entries, total: names.length, truncated: names.length > entries.length }
     },
   })
 }

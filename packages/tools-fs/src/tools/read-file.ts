@@ -2,13 +2,14 @@
  * `read_file`: a window of a text file, by lines. `offset` is the 1-based first line and
  * `limit` the number of lines; the window is also capped in bytes, and the result always
  * says the file's total lines and bytes and, when there is more, the offset to continue
- * from. Reading the windows in turn reproduces the file byte for byte.
+ * from. Reading the windows in turn reproduces the file byte for byte. The file is read
+ * through a descriptor checked to be inside the root (opened.ts).
  */
-import { open } from 'node:fs/promises'
 import { defineTool, type ContentBlock } from '@rein/kernel'
-import { explain, FsToolError, NOT_TEXT, WRONG_TYPE } from '../codes.js'
+import { FsToolError, NOT_TEXT, WRONG_TYPE } from '../codes.js'
 import type { Config } from '../config.js'
 import { looksBinary, readWindow } from '../lines.js'
+import { FOR, openInside } from '../opened.js'
 import type { Root } from '../root.js'
 
 export interface ReadFileArgs { path: string, offset?: number, limit?: number }
@@ -67,9 +68,11 @@ export function readFileTool(root: Root, config: Config) {
     idempotent: true,
     async execute(args, exec) {
       const { real, shown } = await root.resolve(args.path)
-      const file = await open(real, 'r').catch((error) => explain(error, args.path))
+      const file = await openInside(root, real, FOR.read, args.path)
       try {
-        if ((await file.stat()).isDirectory()) throw new FsToolError(WRONG_TYPE, `"${shown}" is a directory; use list_dir`)
+        const stat = await file.stat()
+        if (stat.isDirectory()) throw new FsToolError(WRONG_TYPE, `"${shown}" is a directory; use list_dir`)
+        if (!stat.isFile()) throw new FsToolError(WRONG_TYPE, `"${shown}" is not a regular file`)
         if (await looksBinary(file)) throw new FsToolError(NOT_TEXT, `"${shown}" looks binary (it contains NUL bytes); read_file reads text only`)
         const window = await readWindow(file, args.offset ?? 1, args.limit ?? config.maxReadLines, config.maxReadBytes, exec.signal)
         const more = window.endLine < window.totalLines

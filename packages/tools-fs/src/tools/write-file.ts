@@ -1,12 +1,11 @@
 /**
  * `write_file`: creates or replaces a text file inside the root, creating missing parent
  * folders (inside the root) on the way. Exclusive: it never runs alongside another call.
- * A path that leads out of the root is refused before anything is created.
+ * A path that leads out of the root is refused before anything is created, and the file is
+ * truncated and written only through a descriptor checked to be inside the root (create.ts).
  */
-import { mkdir, stat, writeFile } from 'node:fs/promises'
-import path from 'node:path'
 import { defineTool, type ContentBlock } from '@rein/kernel'
-import { explain, FsToolError, WRONG_TYPE } from '../codes.js'
+import { openForWrite } from '../create.js'
 import type { Root } from '../root.js'
 
 export interface WriteFileArgs { path: string, content: string }
@@ -37,15 +36,15 @@ export function writeFileTool(root: Root) {
     output: { schema: valueSchema, render },
     async execute(args, exec) {
       const { real, shown } = await root.resolve(args.path)
-      const existing = await stat(real).catch(() => undefined)
-      if (existing?.isDirectory()) throw new FsToolError(WRONG_TYPE, `"${shown}" is a directory`)
+      exec.signal.throwIfAborted()
+      const { handle, created } = await openForWrite(root, real, args.path)
       try {
-        await mkdir(path.dirname(real), { recursive: true })
-        await writeFile(real, args.content, { encoding: 'utf8', signal: exec.signal })
-      } catch (error) {
-        explain(error, args.path)
+        await handle.truncate(0)
+        await handle.writeFile(args.content, { encoding: 'utf8', signal: exec.signal })
+      } finally {
+        await handle.close()
       }
-      return { path: shown, bytes: Buffer.byteLength(args.content), created: existing === undefined }
+      return { path: shown, bytes: Buffer.byteLength(args.content), created }
     },
   })
 }
