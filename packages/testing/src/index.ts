@@ -10,3 +10,6 @@ export { sleepTool, ignoresSignalTool, echoTool, type DoubleOptions } from './to
 export { validateTranscript } from './transcript.js'
 export { captureWarnings } from './warnings.js'
 export { withKernel } from './harness.js'
+export * from './providers.js'
+export { testSessionStore, type SessionStoreFixture, type SessionStoreContractOptions, type StoreUnderTest, type StoreEntry } from './session-store-contract.js'
+export { startPostgres, whyNoPostgres, type PostgresServer, type StartPostgresOptions } from './servers/postgres.js'
