@@ -5,15 +5,15 @@
  * `max-turns` (said to the model in the transcript), `aborted` (the transcript stays valid) or
  * `error` (a provider, session or scheduler failure: nothing is made up; the next run repairs).
  */
+import { randomUUID } from 'node:crypto'
 import type { Context } from 'cordis'
-import type { ContentBlock, Message, Provider } from '@rein/kernel'
+import type { AssistantMessage, ContentBlock, Message, Provider } from '@rein/kernel'
 import { AgentEvents } from './events.js'
 import { askModel } from './model-call.js'
 import { repairSession } from './repair.js'
 import { runBatch } from './scheduler.js'
 import { memorySession, type SessionStore } from './session.js'
 import { SessionLog } from './session-log.js'
-import { StageHooks } from './stage-hooks.js'
 import { bindTools } from './tool-access.js'
 
 /** Options of `createAgent` (DESIGN.md §3, contract). */
@@ -76,8 +76,6 @@ export function createAgent(ctx: Context, options: AgentOptions): Agent {
   if (!ctx.get('tools')) {
     throw new Error('createAgent(ctx): ctx.tools is missing; call ctx.plugin(kernel) (from @rein/kernel) and await ctx.start() first')
   }
-  const stages = new StageHooks(ctx, settings.name)
-  stages.ensureOutermost()
   const log = new SessionLog(settings.session)
   let running = false
   return {
@@ -86,28 +84,42 @@ export function createAgent(ctx: Context, options: AgentOptions): Agent {
       if (running) throw new Error(`agent "${settings.name}" is already running; await the previous run() before starting another`)
       running = true
       try {
-        return await runLoop({ ctx, stages, log, settings }, input, runOptions.signal)
+        return await runLoop({ ctx, log, settings }, input, runOptions.signal)
       } finally {
         running = false
       }
     },
-    dispose: () => stages.dispose(),
+    // Nothing to remove: the agent registers no plugin, hook or listener on the context.
+    dispose: () => {},
   }
 }
 
 interface LoopEnv {
   ctx: Context
-  stages: StageHooks
   log: SessionLog
   settings: Settings
 }
 
 async function runLoop(env: LoopEnv, input: string | ContentBlock[] | undefined, signal?: AbortSignal): Promise<RunOutcome> {
-  const { ctx, stages, log, settings } = env
+  const { ctx, log, settings } = env
   const agent = settings.name
-  const events = new AgentEvents(ctx)
-  const end = (kind: RunOutcome['kind'], error?: unknown): RunOutcome =>
-    error === undefined ? { kind, messages: log.messages() } : { kind, messages: log.messages(), error: asError(error) }
+  const runId = randomUUID()
+  const events = new AgentEvents(ctx, runId)
+  const model = modelOf(settings.provider)
+  let steps = 0
+  const end = (kind: RunOutcome['kind'], error?: unknown): RunOutcome => {
+    const outcome: RunOutcome = error === undefined
+      ? { kind, messages: log.messages() }
+      : { kind, messages: log.messages(), error: asError(error) }
+    if (events.listens('agent/run-end')) {
+      events.emit('agent/run-end', { runId, agent, at: Date.now(), outcome: kind, error: outcome.error, steps })
+    }
+    events.close()
+    return outcome
+  }
+  if (events.listens('agent/run-start')) {
+    events.emit('agent/run-start', { runId, agent, at: Date.now(), observe: (observer) => events.observe(observer) })
+  }
   try {
     await log.open()
     await repairSession(ctx, log, agent)
@@ -122,26 +134,40 @@ async function runLoop(env: LoopEnv, input: string | ContentBlock[] | undefined,
         return end('max-turns')
       }
       const turn = log.turn + 1
-      let answer
+      const step = ++steps
+      const messages = log.messages()
+      if (events.listens('agent/model-request')) {
+        events.emit('agent/model-request', { runId, agent, turn, step, at: Date.now(), model, messages })
+      }
+      let answer: AssistantMessage
+      let finishReason: string | undefined
       try {
-        answer = await askModel(settings.provider, { messages: log.messages(), tools: ctx.tools.specs(), signal },
-          (text) => events.emit('agent/text-delta', { agent, turn, text }))
+        answer = await askModel(settings.provider, { messages, tools: ctx.tools.specs(), signal },
+          (text) => events.emit('agent/text-delta', { runId, agent, turn, step, text }),
+          (reason) => { finishReason = reason })
       } catch (error) {
+        if (events.listens('agent/model-response')) {
+          events.emit('agent/model-response', { runId, agent, turn, step, at: Date.now(), model, error: asError(error) })
+        }
         return signal?.aborted ? end('aborted') : end('error', error)
+      }
+      if (events.listens('agent/model-response')) {
+        events.emit('agent/model-response', {
+          runId, agent, turn, step, at: Date.now(), model, message: answer, finishReason, usage: answer.usage,
+        })
       }
       await log.append({ type: 'message', turn, message: answer })
       const calls = answer.toolCalls ?? []
       if (calls.length === 0) return end('completed')
 
       const tools = bindTools(ctx)
-      stages.ensureOutermost(tools)
       const batch = await runBatch(calls, {
-        tools, stages, events, agent, turn, signal,
+        tools, events, agent, turn, signal,
         maxParallel: settings.maxParallelToolCalls,
         log: (entry) => log.append(entry),
       })
       if (batch.kind === 'failed') {
-        events.emit('agent/turn-end', { agent, turn, calls: calls.length, outcome: 'failed' })
+        events.emit('agent/turn-end', { runId, agent, turn, calls: calls.length, outcome: 'failed' })
         return end('error', batch.error)
       }
       const contexts: ContentBlock[] = []
@@ -149,7 +175,7 @@ async function runLoop(env: LoopEnv, input: string | ContentBlock[] | undefined,
       if (contexts.length > 0) await log.append({ type: 'message', turn, message: { role: 'user', content: contexts } })
       const outcome = signal?.aborted ? 'aborted' : 'committed'
       await log.append({ type: 'turn/end', turn, outcome })
-      events.emit('agent/turn-end', { agent, turn, calls: calls.length, outcome })
+      events.emit('agent/turn-end', { runId, agent, turn, calls: calls.length, outcome })
       if (outcome === 'aborted') return end('aborted')
       if (batch.results.some((result) => !result.isError && result.concludesTurn)) return end('completed')
     }
@@ -185,6 +211,12 @@ function checkOptions(options: AgentOptions): Settings {
     session,
     name: options.name ?? 'agent',
   }
+}
+
+/** The provider's model name, when it exposes a string `model` (as `@rein/provider-openai` does). */
+function modelOf(provider: Provider): string | undefined {
+  const model = (provider as { model?: unknown }).model
+  return typeof model === 'string' && model !== '' ? model : undefined
 }
 
 function asError(error: unknown): Error {

@@ -18,4 +18,7 @@ export { buildMessages, unanswered, type Unanswered } from './transcript.js'
 export { runBatch, type BatchEnv, type BatchOutcome } from './scheduler.js'
 export { planBatch, type Plan, type PlannedCall, type Mode, type ToolLookup } from './plan.js'
 export { DEPENDS_ON, referencedIds, substitute, lookup } from './references.js'
-export type { CallStartEvent, CallEndEvent, TurnEndEvent, TextDeltaEvent } from './events.js'
+export type {
+  AgentEventMap, RunFacts, RunStartEvent, RunEndEvent, ModelRequestEvent, ModelResponseEvent,
+  CallStartEvent, CallEndEvent, TurnEndEvent, TextDeltaEvent, RunEventName, RunObserver,
+} from './events.js'

@@ -2,11 +2,14 @@
  * One model request. The provider's `stream(req)` is used when it has one (text deltas go to
  * `onText` as they arrive), else `generate(req)`. The answer is checked and copied to a plain
  * assistant message, so that nothing the provider keeps a reference to can change the log.
+ * A string `finishReason` on the provider's answer (not part of the message) goes to `onFinish`.
  */
 import type { AssistantMessage, GenerateRequest, Provider, ToolCall } from '@rein/kernel'
 
 /** Asks the model; rejects when the provider fails or answers something that is not a message. */
-export async function askModel(provider: Provider, req: GenerateRequest, onText: (text: string) => void): Promise<AssistantMessage> {
+export async function askModel(
+  provider: Provider, req: GenerateRequest, onText: (text: string) => void, onFinish?: (finishReason: string) => void,
+): Promise<AssistantMessage> {
   let answer: unknown
   if (provider.stream) {
     for await (const event of provider.stream(req)) {
@@ -17,7 +20,10 @@ export async function askModel(provider: Provider, req: GenerateRequest, onText:
   } else {
     answer = await provider.generate(req)
   }
-  return normalize(answer)
+  const message = normalize(answer)
+  const finishReason = (answer as { finishReason?: unknown }).finishReason
+  if (onFinish && typeof finishReason === 'string') onFinish(finishReason)
+  return message
 }
 
 function normalize(answer: unknown): AssistantMessage {

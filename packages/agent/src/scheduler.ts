@@ -11,7 +11,7 @@
  * `tool/result` has `timing` (start, body start and end from the stage hooks, final) and `meta`.
  */
 import {
-  ABORTED_BEFORE_DISPATCH, DEPENDENCY_FAILED, INVALID_PLAN, Messages,
+  ABORTED_BEFORE_DISPATCH, DEPENDENCY_FAILED, INVALID_PLAN, Messages, codeOf,
   type ExecuteOptions, type Json, type ToolCall, type ToolExecutionResult,
 } from '@rein/kernel'
 import { Barrier } from './barrier.js'
@@ -23,13 +23,11 @@ import { ReadyQueue } from './ready-queue.js'
 import { substitute } from './references.js'
 import { resultEntry, type NewSessionEntry } from './session.js'
 import { Slot, type SlotOwner } from './slot.js'
-import type { StageHooks } from './stage-hooks.js'
 import type { BatchTools } from './tool-access.js'
 
 /** What a batch needs from the agent. */
 export interface BatchEnv {
   tools: BatchTools
-  stages: StageHooks
   events: AgentEvents
   agent: string
   turn: number
@@ -153,15 +151,19 @@ class Batch implements SlotOwner {
     const index = slot.plan.index
     const call = this.callOf(slot)
     const options = this.optionsFor(slot)
+    const at = slot.clock.start()
     const entry: NewSessionEntry & { type: 'tool/call' } = {
-      type: 'tool/call', turn, index, call: { id: call.id, name: call.name, arguments: call.arguments }, at: slot.clock.start(),
+      type: 'tool/call', turn, index, call: { id: call.id, name: call.name, arguments: call.arguments }, at,
     }
-    if (slot.mode !== 'pending') entry.mode = slot.mode
+    const mode = slot.mode !== 'pending' ? slot.mode : undefined
+    if (mode) entry.mode = mode
     let result: ToolExecutionResult
     try {
       await this.env.log(entry)
       if (events.listens('agent/call-start')) {
-        events.emit('agent/call-start', { agent, turn, index, id: call.id, name: call.name, arguments: call.arguments })
+        events.emit('agent/call-start', {
+          runId: events.runId, agent, turn, index, id: call.id, name: call.name, arguments: call.arguments, mode, at,
+        })
       }
       if (code !== undefined) {
         result = await tools.settle(call, code, message!, options)
@@ -185,7 +187,9 @@ class Batch implements SlotOwner {
     const { turn, agent, events } = this.env
     if (events.listens('agent/call-end')) {
       events.emit('agent/call-end', {
-        agent, turn, index, id: call.id, name: call.name, result, durationMs: timing.finalAt - timing.startedAt, timing,
+        runId: events.runId, agent, turn, index, id: call.id, name: call.name, arguments: slot.args,
+        mode: slot.mode !== 'pending' ? slot.mode : undefined, result, code: codeOf(result), meta: result.meta,
+        durationMs: timing.finalAt - timing.startedAt, timing,
       })
     }
     this.cursor.offer(index, result)
@@ -212,12 +216,6 @@ class Batch implements SlotOwner {
   /** The call is over: frees its pool slot, pre turn and post turn, moves the frontier. */
   private release(slot: Slot): void {
     this.open--
-    if (slot.controller) {
-      // Let the call's signal go now rather than with the batch (it is a sizeable object); the
-      // calls still holding one are the ones an abort must reach.
-      this.env.stages.unbind(slot.controller.signal)
-      slot.controller = undefined
-    }
     this.leavePre(slot)
     this.leavePool(slot)
     this.post.finish(slot.plan.index)
@@ -238,8 +236,6 @@ class Batch implements SlotOwner {
 
   /** The run's signal fired: started calls see it; unstarted ones are settled, not run. */
   private abort(): void {
-    const reason = this.env.signal?.reason
-    for (const slot of this.slots) slot.controller?.abort(reason)
     if (this.stopping) return
     this.stopping = true
     this.ready.clear()
@@ -299,11 +295,11 @@ class Batch implements SlotOwner {
     return this.post.enter(slot.plan.index, slot.plan.dependents.length > 0)
   }
 
-  /** A fresh signal per call: it carries the run's abort, and tells the stage hooks which call this is. */
+  /**
+   * The call's options: the run's own signal (started calls see its abort directly), and the
+   * slot as the kernel's stage callbacks, which order pre- and post-execute across the batch.
+   */
   private optionsFor(slot: Slot): ExecuteOptions {
-    const controller = new AbortController()
-    slot.controller = controller
-    this.env.stages.bind(controller.signal, slot)
-    return { signal: controller.signal, turn: this.env.turn, index: slot.plan.index, agent: this.env.agent }
+    return { signal: this.env.signal, turn: this.env.turn, index: slot.plan.index, agent: this.env.agent, stages: slot }
   }
 }

@@ -1,14 +1,13 @@
 /**
  * One call of a batch, as the scheduler tracks it: its state, its arguments once substituted,
- * its mode once classified, its controller while it runs, its clock and its final result. A
- * slot is also the call's `StageCallbacks` (bound to its signal), so a started call needs no
- * callback objects of its own: each stage hook just hands this slot to the batch that owns it.
+ * its mode once classified, its clock and its final result. A slot is also the call's
+ * `StageCallbacks`, handed to `ctx.tools.execute`, so a started call needs no callback objects
+ * of its own: the kernel calls the slot, and the slot tells the batch that owns it.
  */
-import type { ToolExecutionResult } from '@rein/kernel'
+import type { StageCallbacks, ToolExecutionResult } from '@rein/kernel'
 import { CallClock } from './call-clock.js'
 import type { Mode, PlannedCall } from './plan.js'
 import type { CallTiming } from './session.js'
-import type { StageCallbacks } from './stage-hooks.js'
 
 /** Where a call is: not startable yet, ready, started (logged), final, or given up (a gap). */
 export type SlotState = 'waiting' | 'queued' | 'started' | 'final' | 'abandoned'
@@ -28,8 +27,6 @@ export class Slot implements StageCallbacks {
   args: unknown
   inPool = false
   inPre = false
-  /** Set while the call is started and not yet final: the controller of its signal. */
-  controller?: AbortController
   readonly clock = new CallClock()
   timing?: CallTiming
   result?: ToolExecutionResult

@@ -61,7 +61,7 @@ export interface StartPostgresOptions {
 export function whyNoPostgres(): string | undefined {
   const found = toolchain()
   if (typeof found !== 'string') return undefined
-  if (process.env.CI === 'true') throw new Error(`${found}, although CI=true: .ci/run installs it (${INSTALL}) when missing`)
+  if (process.env.CI === 'true') throw new Error(`${found}; CI=true requires it (.ci/run installs it when missing)`)
   return found
 }
 

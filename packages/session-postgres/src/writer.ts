@@ -1,0 +1,68 @@
+/**
+ * Opening a session for writing, in this order: one dedicated connection, named after this
+ * process and set to wait for each commit to be flushed (`synchronous_commit = on`); the table
+ * made sure of; the session's writer lock taken; the last `seq` read, the log checked to have no
+ * gap. Any step failing closes the connection and throws a `PostgresSessionError` saying which.
+ * Every later write of the store goes through this connection, so it is done by the backend
+ * that holds the lock: when the connection is lost, the lock and the right to write go with it.
+ */
+import type { ClientBase } from 'pg'
+import { connect } from './connection.js'
+import { PostgresSessionError, reasonOf, safeCause, sessionName, unavailable } from './errors.js'
+import { sessionKey } from './lock-key.js'
+import type { Settings } from './options.js'
+import { ensureTable } from './schema.js'
+import { releaseWriterLock, takeWriterLock, writerName } from './writer-lock.js'
+
+/** An open session: the connection that holds its lock, and the last `seq` stored. */
+export interface Writer {
+  client: ClientBase
+  key: bigint
+  lastSeq: number
+  /** Lets go of the lock and closes the connection. */
+  close(): Promise<void>
+}
+
+export async function openWriter(settings: Settings, id: string, onLost: (error: Error) => void): Promise<Writer> {
+  const connection = await connect(settings, onLost).catch((error) => { throw unavailable(settings, id, error) })
+  const { client } = connection
+  const key = sessionKey(settings.qualified, id)
+  let step = 'prepare the connection'
+  try {
+    await client.query("SELECT set_config('application_name', $1, false), set_config('synchronous_commit', 'on', false)", [writerName()])
+    step = `make sure the table ${settings.qualified} exists`
+    await ensureTable(client, settings)
+    step = 'take the session\'s writer lock'
+    await takeWriterLock(client, key, id)
+    step = 'read the session'
+    const lastSeq = await lastStoredSeq(client, settings, id)
+    return {
+      client, key, lastSeq,
+      async close() {
+        await releaseWriterLock(client, key).catch(() => {})
+        await connection.end()
+      },
+    }
+  } catch (error) {
+    await connection.end()
+    if (error instanceof PostgresSessionError) throw error
+    throw new PostgresSessionError('POSTGRES_UNAVAILABLE',
+      `postgres ${sessionName(id)}: could not ${step} at ${settings.target} (${reasonOf(error, settings)}); nothing was stored` +
+      (step.startsWith('make sure') ? ': create it ahead with migrate() as a user allowed to, or name a schema this user may create in' : ''),
+      safeCause(error, settings))
+  }
+}
+
+/** The highest `seq` of the session (0 when new); throws `SESSION_DAMAGED` when entries before it are missing. */
+async function lastStoredSeq(client: ClientBase, settings: Settings, id: string): Promise<number> {
+  const { rows } = await client.query<{ count: string, last: string | null }>(
+    `SELECT count(*) AS count, max(seq) AS last FROM ${settings.qualified} WHERE session_id = $1`, [id])
+  const count = Number(rows[0].count)
+  const last = Number(rows[0].last ?? 0)
+  if (count !== last) {
+    throw new PostgresSessionError('SESSION_DAMAGED',
+      `${settings.qualified} ${sessionName(id)}: seq runs to ${last} but ${count} entries are stored (entries are missing); ` +
+      'the log is refused as it is')
+  }
+  return last
+}

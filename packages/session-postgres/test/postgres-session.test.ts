@@ -1,0 +1,138 @@
+import pg from 'pg'
+import { describe, expect, it } from 'vitest'
+import type { Context } from 'cordis'
+import { TOOL_OUTCOME_UNKNOWN, defineTool, type ToolExec, type ToolExecutionResult } from '@rein/kernel'
+import { createAgent } from '@rein/agent'
+import { callMessage, createGate, scripted, testSessionStore, toolCall, validateTranscript, withKernel } from '@rein/testing'
+import { migrate, postgresSession } from '../src/index.js'
+import { TABLE, describeWithPostgres, killWriter, newId, storedEntries } from './helpers.js'
+
+describeWithPostgres('postgresSession', (db) => {
+  testSessionStore('postgresSession({ connectionString })', async () => {
+    const id = newId()
+    const open = () => postgresSession({ connectionString: db().server.url, id })
+    return { store: open(), reopen: open, stored: () => storedEntries(db().admin, id), crash: () => killWriter(db().admin, id) }
+  }, { describe, it })
+
+  describe('with a pool the caller owns', () => {
+    const pools: pg.Pool[] = []
+    testSessionStore('postgresSession({ pool })', async () => {
+      const id = newId()
+      const pool = new pg.Pool({ connectionString: db().server.url, max: 2 })
+      pools.push(pool)
+      const open = () => postgresSession({ pool, id })
+      return { store: open(), reopen: open, stored: () => storedEntries(db().admin, id), crash: () => killWriter(db().admin, id) }
+    }, { describe, it })
+
+    it('gives each connection it took back closed, leaving the pool usable', async () => {
+      const pool = new pg.Pool({ connectionString: db().server.url, max: 1 })
+      const store = postgresSession({ pool, id: newId() })
+      await store.append({ type: 'turn/end', turn: 1, outcome: 'committed' })
+      await store.close?.()
+      expect((await pool.query('SELECT 1 AS one')).rows).toEqual([{ one: 1 }])
+      await pool.end()
+      await Promise.all(pools.map((p) => p.end()))
+    })
+  })
+
+  it('groups overlapping appends into transactions of at most 1000 entries, numbered in call order', async () => {
+    const id = newId()
+    const store = postgresSession({ connectionString: db().server.url, id })
+    const stored = await Promise.all(Array.from({ length: 2500 }, (_, i) => store.append({ type: 'turn/end', turn: i + 1, outcome: 'committed' })))
+    await store.close()
+    expect(stored.every((entry, i) => entry.seq === i + 1)).toBe(true)
+    const { rows } = await db().admin.query(`SELECT count(*)::int AS n FROM ${TABLE} WHERE session_id = $1 GROUP BY xmin::text ORDER BY min(seq)`, [id])
+    expect(rows.length).toBeGreaterThanOrEqual(3)
+    expect(Math.max(...rows.map((r) => r.n))).toBeLessThanOrEqual(1000)
+  })
+
+  it('refuses an entry JSON cannot hold, storing nothing and going on', async () => {
+    const id = newId()
+    const store = postgresSession({ connectionString: db().server.url, id })
+    const call = { type: 'tool/call' as const, turn: 1, index: 0, call: { id: 'c1', name: 'n', arguments: { big: 1n } } }
+    await expect(store.append(call)).rejects.toThrow(
+      `session entry not appended to postgres session "${id}": it cannot be written as JSON (Do not know how to serialize a BigInt)`)
+    expect((await store.append({ type: 'turn/end', turn: 1, outcome: 'committed' })).seq).toBe(1)
+    await store.close()
+  })
+
+  describe('on a damaged log: refused whole, naming the table, the session, the seq and what is wrong', () => {
+    const insert = (id: string, seq: number, entry: object) =>
+      db().admin.query(`INSERT INTO ${TABLE} (session_id, seq, entry) VALUES ($1, $2, $3)`, [id, seq, JSON.stringify(entry)])
+
+    it('an entry missing (a gap in seq)', async () => {
+      const id = newId()
+      await migrate({ connectionString: db().server.url })
+      await insert(id, 1, { type: 'turn/end', turn: 1, outcome: 'committed' })
+      await insert(id, 3, { type: 'turn/end', turn: 2, outcome: 'committed' })
+      const store = postgresSession({ connectionString: db().server.url, id })
+      await expect(store.load()).rejects.toThrow(
+        `${TABLE} session "${id}": seq runs to 3 but 2 entries are stored (entries are missing); the log is refused as it is`)
+      await expect(store.append({ type: 'turn/end', turn: 3, outcome: 'committed' })).rejects.toMatchObject({ code: 'SESSION_DAMAGED' })
+      expect(await storedEntries(db().admin, id)).toHaveLength(2)
+    })
+
+    it('an entry that is not valid: an agent on it ends the run error and asks the model nothing', async () => {
+      const { ctx } = await withKernel({ name: 'none', apply: () => {} })
+      const id = newId()
+      const store = postgresSession({ connectionString: db().server.url, id })
+      await store.append({ type: 'message', message: { role: 'user', content: 'go' } })
+      await insert(id, 2, { type: 'turn/end', turn: '2', outcome: 'committed' })
+      const provider = scripted([])
+      const outcome = await createAgent(ctx, { provider, session: store }).run('continue')
+      await store.close?.()
+      expect(outcome.error?.message).toBe(`${TABLE} session "${id}" seq 2: "turn" must be a whole number of at least 1, got a string`)
+      expect(provider.requests).toHaveLength(0)
+    })
+  })
+
+  it('has the tool/call committed before the tool body runs', async () => {
+    const { ctx } = await withKernel({ name: 'none', apply: () => {} })
+    const id = newId()
+    let seenByBody: object[] = []
+    ctx.tools.register(defineTool({
+      name: 'peek', description: 'reads the session from the database', parameters: { type: 'object' },
+      execute: async () => { seenByBody = await storedEntries(db().admin, id); return 'ok' },
+    }))
+    const session = postgresSession({ connectionString: db().server.url, id })
+    await createAgent(ctx, { provider: scripted([callMessage([toolCall('call_1', 'peek')])]), session }).run('go')
+    await session.close?.()
+    expect(seenByBody.at(-1)).toMatchObject({ type: 'tool/call', turn: 1, index: 0, call: { id: 'call_1', name: 'peek' } })
+  })
+
+  it('resumes a run whose writer died mid-batch: finished calls are not run again, the rest repaired', async () => {
+    const { ctx } = await withKernel({ name: 'none', apply: () => {} })
+    const gate = createGate()
+    ctx.tools.register(gate.tool('read'))
+    const seen: string[] = []
+    ctx.plugin({
+      name: 'observer', inject: ['tools'],
+      apply: (c: Context) => c.on('tools/result', (exec: ToolExec, result: ToolExecutionResult) => {
+        seen.push(`${exec.id}:${result.isError ? result.error.info?.code : 'ok'}`)
+      }),
+    })
+    const id = newId()
+    const first = postgresSession({ connectionString: db().server.url, id })
+    const dying = createAgent(ctx, { provider: scripted([callMessage([toolCall('c1', 'read'), toolCall('c2', 'read')])]), session: first })
+    const run = dying.run('go')
+    await gate.whenRunning(2)
+    gate.release('c1')
+    await expect.poll(async () => (await storedEntries(db().admin, id)).filter((e) => (e as { type: string }).type === 'tool/result')).toHaveLength(1)
+    await killWriter(db().admin, id)
+    gate.release('c2')
+    const died = await run
+    expect(died.kind).toBe('error')
+    expect(died.error?.message).toMatch(/^postgres session ".+": the connection to PostgreSQL at 127\.0\.0\.1:\d+\/postgres was lost \(.+\); an append in flight was stored whole or not at all, and this store no longer holds the session/)
+
+    seen.length = 0
+    const startedBefore = gate.started.length
+    const provider = scripted([])
+    const resumed = postgresSession({ connectionString: db().server.url, id })
+    const outcome = await createAgent(ctx, { provider, session: resumed }).run('continue')
+    await resumed.close?.()
+    expect(outcome.kind).toBe('completed')
+    expect(seen).toEqual([`c2:${TOOL_OUTCOME_UNKNOWN}`])
+    expect(gate.started).toHaveLength(startedBefore)
+    expect(validateTranscript(provider.requests[0].messages)).toEqual([])
+  })
+})
