@@ -31,7 +31,10 @@ export function createCache(deps: Partial<CacheDeps> = {}) {
     Config,
     /** Registers one `tools/execute` handler with a store of its own; list it outside retry. */
     apply(ctx: Context, config: Config) {
-      ctx.on('tools/execute', cacheHandler(config, resolved, (tool) => ctx.tools.get(tool)))
+      // Taken once: every access through ctx costs tens of microseconds (cordis' tracing
+      // proxies), and the plugin restarts if the kernel's service is ever replaced.
+      const definitionOf = ctx.tools.get
+      ctx.on('tools/execute', cacheHandler(config, resolved, definitionOf))
     },
   }
 }

@@ -33,7 +33,10 @@ export function createRetry(deps: Partial<RetryDeps> = {}) {
     Config,
     /** Registers one `tools/execute` handler; list it outside timeout-policy, inside cache. */
     apply(ctx: Context, config: Config) {
-      ctx.on('tools/execute', retryHandler(config, resolved, (tool) => ctx.tools.get(tool)))
+      // Taken once: every access through ctx costs tens of microseconds (cordis' tracing
+      // proxies), and the plugin restarts if the kernel's service is ever replaced.
+      const definitionOf = ctx.tools.get
+      ctx.on('tools/execute', retryHandler(config, resolved, definitionOf))
     },
   }
 }

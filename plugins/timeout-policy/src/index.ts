@@ -1,14 +1,15 @@
 /**
  * `@rein/plugin-timeout-policy`: a deadline per tool call on `tools/execute`. Cooperative first
- * (the tool's `exec.signal` aborts), then, `graceMs` later, it stops waiting, so no tool can
- * hang a turn. Guarantees: exactly one outcome per call, `exec.signal`/`exec.progress`
- * restored on every path, and no timer or listener left behind once a call returns.
+ * (the tool's `exec.signal` aborts), then, `graceMs` later, it stops waiting. Every call has a
+ * finite deadline by default (`DEFAULT_TIMEOUT_MS`), so no tool hangs a turn. Guarantees:
+ * exactly one outcome per call, `exec.signal`/`exec.progress` restored on every path, and no
+ * timer or listener left behind once a call returns.
  */
 import type { Context } from 'cordis'
-import { Config } from './config.js'
+import { Config, DEFAULT_TIMEOUT_MS } from './config.js'
 import { timeoutHandler } from './policy.js'
 
-export { Config }
+export { Config, DEFAULT_TIMEOUT_MS }
 export type { ConfigInput } from './config.js'
 export { ABANDONED, deadlineFor, timeoutHandler } from './policy.js'
 export { CallWatch, type Cause } from './watch.js'
@@ -24,5 +25,8 @@ export const inject = ['tools']
  * order; list it inside retry so that every attempt gets its own deadline).
  */
 export function apply(ctx: Context, config: Config) {
-  ctx.on('tools/execute', timeoutHandler(config, (tool) => ctx.tools.get(tool)))
+  // Taken once: every access through ctx costs tens of microseconds (cordis' tracing
+  // proxies), and the plugin restarts if the kernel's service is ever replaced.
+  const definitionOf = ctx.tools.get
+  ctx.on('tools/execute', timeoutHandler(config, definitionOf))
 }
