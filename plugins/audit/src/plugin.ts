@@ -21,7 +21,8 @@ export const inject = ['tools']
 export function apply(ctx: Context, config: AuditConfig) {
   const file = resolve(process.cwd(), config.file)
   const logger = ctx.logger(name)
-  const append = createAppender(file, (message) => logger.warn(message))
+  const appender = createAppender(file, (message) => logger.warn(message))
+  ctx.on('dispose', () => appender.close())
   const redact = createRedactor(config.redact.map(userPattern))
   const decisions = new WeakMap<ToolExec, PreToolDecision['kind']>()
 
@@ -40,6 +41,6 @@ export function apply(ctx: Context, config: AuditConfig) {
     } catch (error) {
       line = JSON.stringify(redact({ ts: new Date().toISOString(), id: exec.id, name: exec.name, auditError: String(error) }))
     }
-    append(line)
+    appender.append(line)
   })
 }

@@ -3,7 +3,7 @@
  * when it creates it, 0600 — set explicitly after creation, since a umask can only remove
  * bits. Folders and a file that already exist keep the mode their owner gave them.
  */
-import { chmodSync, closeSync, constants, fchmodSync, mkdirSync, openSync, writeFileSync } from 'node:fs'
+import { chmodSync, constants, fchmodSync, mkdirSync, openSync } from 'node:fs'
 import { dirname, resolve } from 'node:path'
 
 const PRIVATE_DIR = 0o700
@@ -22,17 +22,8 @@ export function makePrivateDirSync(dir: string): void {
   }
 }
 
-/** Appends `text` to `file`, creating the file 0600 (exclusively) when it does not exist yet. */
-export function appendPrivateSync(file: string, text: string): void {
-  const fd = openForAppend(file)
-  try {
-    writeFileSync(fd, text, 'utf8')
-  } finally {
-    closeSync(fd)
-  }
-}
-
-function openForAppend(file: string): number {
+/** Opens `file` to append, creating it 0600 (exclusively) when it does not exist yet. */
+export function openPrivateForAppendSync(file: string): number {
   try {
     return openSync(file, APPEND)
   } catch (error) {

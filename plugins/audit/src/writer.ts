@@ -1,29 +1,70 @@
 /**
- * Appends lines to the audit file. Each line is appended synchronously, in the order lines are
- * given, so the file never lags behind the calls and nothing is pending at dispose or exit.
- * The parent directory is created (0700) on first use, the file 0600. A failure never throws:
- * the first one is reported through `warn`, later ones are silent, and every later line is
- * still attempted.
+ * Appends lines to the audit file. Each line is written synchronously (one `write` on a
+ * descriptor opened O_APPEND), in the order lines are given, so the file never lags behind the
+ * calls and nothing is pending at dispose or exit. The descriptor is held open (opening and
+ * closing per line cost more than the rest of a call) and reopened when the path no longer
+ * names the file it holds (rotated away or deleted), checked at most once a second: lines in
+ * that second land in the rotated file, and none is dropped unless the file was deleted. The
+ * parent directory is created (0700) on first use, the file 0600. A failure never throws: the
+ * first is reported through `warn`, later ones are silent, and every later line is attempted.
  */
+import { closeSync, fstatSync, statSync, writeSync } from 'node:fs'
 import { dirname } from 'node:path'
-import { appendPrivateSync, makePrivateDirSync } from './private-file.js'
+import { makePrivateDirSync, openPrivateForAppendSync } from './private-file.js'
 
-/** Returns `append(line)` for `file`. */
-export function createAppender(file: string, warn: (message: string) => void): (line: string) => void {
-  let prepared = false
+/** How often the held descriptor is checked against the path, at most. */
+const RECHECK_MS = 1000
+
+/** An appender: `append(line)` and `close()`. */
+export interface Appender {
+  append(line: string): void
+  /** Closes the held descriptor (the next append reopens it). */
+  close(): void
+}
+
+/** Returns the appender of `file`. `now` is the clock the rotation check uses. */
+export function createAppender(file: string, warn: (message: string) => void, now: () => number = Date.now): Appender {
+  let fd: number | undefined
+  let checkedAt = 0
   let warned = false
-  return (line) => {
+  const close = () => {
+    if (fd === undefined) return
+    try { closeSync(fd) } catch { /* already gone */ }
+    fd = undefined
+  }
+  const rotated = (held: number) => {
     try {
-      if (!prepared) {
-        makePrivateDirSync(dirname(file))
-        prepared = true
-      }
-      appendPrivateSync(file, `${line}\n`)
-    } catch (error) {
-      if (warned) return
-      warned = true
-      const reason = error instanceof Error ? error.message : String(error)
-      warn(`cannot append to the audit file ${file}: ${reason}; audit lines are being lost (reported once)`)
+      const onPath = statSync(file)
+      const open = fstatSync(held)
+      return onPath.ino !== open.ino || onPath.dev !== open.dev
+    } catch {
+      return true
     }
+  }
+  const descriptor = () => {
+    if (fd !== undefined && now() - checkedAt >= RECHECK_MS) {
+      checkedAt = now()
+      if (rotated(fd)) close()
+    }
+    if (fd === undefined) {
+      makePrivateDirSync(dirname(file))
+      fd = openPrivateForAppendSync(file)
+      checkedAt = now()
+    }
+    return fd
+  }
+  return {
+    append(line) {
+      try {
+        writeSync(descriptor(), `${line}\n`)
+      } catch (error) {
+        close()
+        if (warned) return
+        warned = true
+        const reason = error instanceof Error ? error.message : String(error)
+        warn(`cannot append to the audit file ${file}: ${reason}; audit lines are being lost (reported once)`)
+      }
+    },
+    close,
   }
 }

@@ -1,4 +1,4 @@
-import { statSync } from 'node:fs'
+import { readFileSync, renameSync, statSync } from 'node:fs'
 import { chmod, mkdir, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it, vi } from 'vitest'
@@ -100,5 +100,33 @@ describe('the audit file', () => {
     await ctx.tools.execute({ id: 'after', name: 'echo', arguments: {} })
     expect(await readLines(file)).toHaveLength(4)
     expect(ctx.tools.chain('tools/result')).toEqual([])
+  })
+})
+
+describe('the appender behind it', () => {
+  it('appends each line at once, in order, to a 0600 file it keeps open', async () => {
+    const file = join(await tempDir(), 'logs', 'audit.jsonl')
+    const appender = audit.createAppender(file, () => {})
+    appender.append('one')
+    expect(readFileSync(file, 'utf8')).toBe('one\n')
+    appender.append('two')
+    expect(readFileSync(file, 'utf8')).toBe('one\ntwo\n')
+    expect(statSync(file).mode & 0o777).toBe(0o600)
+    appender.close()
+  })
+
+  it('follows a rotation: after the check interval, lines go to a new file at the path; none is lost', async () => {
+    const dir = await tempDir()
+    const file = join(dir, 'audit.jsonl')
+    let clock = 0
+    const appender = audit.createAppender(file, () => {}, () => clock)
+    appender.append('before')
+    renameSync(file, join(dir, 'audit.jsonl.1'))
+    appender.append('in the same second')
+    clock += 1000
+    appender.append('after')
+    expect(readFileSync(join(dir, 'audit.jsonl.1'), 'utf8')).toBe('before\nin the same second\n')
+    expect(readFileSync(file, 'utf8')).toBe('after\n')
+    appender.close()
   })
 })
