@@ -20,6 +20,8 @@ export interface CallRecord {
   final?: ToolExecutionResult
   /** The caller's stage callbacks. */
   stages?: StageCallbacks
+  /** The call's own signal: the caller's, or one made when first asked for (never swapped). */
+  ownSignal: () => AbortSignal
 }
 
 export const CALL = Symbol('rein.call')
@@ -33,18 +35,15 @@ const noProgress = () => {}
 export function makeExec(call: ToolCall, args: Readonly<Record<string, unknown>>, options: ExecuteOptions): Exec {
   const onProgress = options.onProgress
   let signal = options.signal
+  // A caller without a signal gets one only if something asks for it: an AbortController
+  // costs more than the rest of a call.
+  const ownSignal = () => signal ??= new AbortController().signal
   return {
     id: readSafely(call, 'id') as string,
     name: readSafely(call, 'name') as string,
     arguments: args,
-    // A caller without a signal gets one only if something asks for it: an AbortController
-    // costs more than the rest of a call.
-    get signal() { return signal ??= new AbortController().signal },
-    // A write makes `signal` a plain property of the object written to (the call's exec, or a
-    // wrapper's view of it), so views never share a swapped signal through this closure.
-    set signal(value: AbortSignal) {
-      Object.defineProperty(this, 'signal', { value, writable: true, enumerable: true, configurable: true })
-    },
+    get signal() { return ownSignal() },
+    set signal(value: AbortSignal) { swap(this, value) },
     startedAt: Date.now(),
     progress: onProgress ? (info?: ProgressInfo) => onProgress(info) : noProgress,
     turn: options.turn,
@@ -53,17 +52,32 @@ export function makeExec(call: ToolCall, args: Readonly<Record<string, unknown>>
     agent: options.agent,
     parent: options.parent,
     meta: {},
-    [CALL]: { bodyStarted: false, stages: options.stages },
+    [CALL]: { bodyStarted: false, stages: options.stages, ownSignal },
   }
 }
 
-/** A copy of `exec` for the layers inside one `next()` (same facts and record, own signal and progress). */
+/**
+ * A write makes `signal` a plain property of the object written to (the call's exec, or a
+ * wrapper's view of it), so views never share a swapped signal through a closure.
+ */
+function swap(target: object, value: AbortSignal) {
+  Object.defineProperty(target, 'signal', { value, writable: true, enumerable: true, configurable: true })
+}
+
+/**
+ * A copy of `exec` for the layers inside one `next()` (same facts and record, own signal and
+ * progress). The signal is taken as it is now: a swapped one is copied; the call's own signal is
+ * read only when a layer asks for it (it cannot change, so reading it late is the same).
+ */
 export function viewOf(exec: Exec): Exec {
-  return {
+  const record = exec[CALL]
+  const swapped = Object.getOwnPropertyDescriptor(exec, 'signal')
+  const view: Exec = {
     id: exec.id,
     name: exec.name,
     arguments: exec.arguments,
-    signal: exec.signal,
+    get signal() { return record.ownSignal() },
+    set signal(value: AbortSignal) { swap(this, value) },
     startedAt: exec.startedAt,
     progress: exec.progress,
     turn: exec.turn,
@@ -72,6 +86,8 @@ export function viewOf(exec: Exec): Exec {
     agent: exec.agent,
     parent: exec.parent,
     meta: exec.meta,
-    [CALL]: exec[CALL],
+    [CALL]: record,
   }
+  if (swapped && 'value' in swapped) swap(view, swapped.value as AbortSignal)
+  return view
 }
