@@ -8,6 +8,7 @@
  *   timeout and the body altogether.
  * - retry outside timeout-policy: every attempt gets its own deadline, so a `TOOL_TIMEOUT` is
  *   retried (the other way round, one deadline would cover all attempts and never be retried).
+ *   The policy's own finite `defaultMs` (30 s) applies: no tool can hang a turn.
  * - permission-guard decides in `tools/pre-execute` (and its guard), a stage that is over
  *   before any `tools/execute` handler runs: a denied call never reaches cache, retry, timeout
  *   or the body, wherever it is listed. It is listed after audit so audit sees its verdict;
@@ -32,13 +33,13 @@ export const STANDARD_ORDER = ['audit', 'cache', 'retry', 'timeout-policy', 'per
 
 export type StandardPluginName = typeof STANDARD_ORDER[number]
 
-/** Each plugin's config (its own defaults fill the rest; `timeout` is merged over `STACK_DEFAULTS`), plus the seams a host or a test fills. */
+/** Each plugin's config (its own defaults fill the rest), plus the seams a host or a test fills. */
 export interface StandardStackOptions {
   /** Required: where the audit lines go (`{ file, redact? }`). */
   audit: AuditInput
   cache?: CacheInput
   retry?: RetryInput
-  /** Default `{ defaultMs: 60_000 }`: no tool without a deadline of its own runs unbounded. */
+  /** Plugin defaults: `defaultMs` 30 s, so no tool without a deadline of its own runs unbounded. */
   timeout?: TimeoutInput
   permissions?: PermissionGuardInput
   spill?: Partial<SpillConfig>
@@ -59,11 +60,6 @@ export interface StackEntry {
   config: unknown
 }
 
-/** The defaults this example picks on top of each plugin's own. */
-export const STACK_DEFAULTS = {
-  timeout: { defaultMs: 60_000 } satisfies TimeoutInput,
-} as const
-
 /** Keeps only the keys whose value is defined, so a plugin's own default is not overwritten by `undefined`. */
 function defined<T extends object>(value: T): Partial<T> {
   return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>
@@ -79,7 +75,7 @@ export function standardPlugins(options: StandardStackOptions): StackEntry[] {
     { name: 'audit', plugin: audit, config: options.audit },
     { name: 'cache', plugin: createCache(defined({ now: options.now })), config: options.cache ?? {} },
     { name: 'retry', plugin: createRetry(defined({ sleep: options.sleep, random: options.random })), config: options.retry ?? {} },
-    { name: 'timeout-policy', plugin: timeout, config: { ...STACK_DEFAULTS.timeout, ...options.timeout } },
+    { name: 'timeout-policy', plugin: timeout, config: options.timeout ?? {} },
     { name: 'permission-guard', plugin: createPermissionGuard(defined({ ask: options.ask })), config: options.permissions ?? {} },
     { name: 'spill', plugin: spill, config: options.spill ?? {} },
   ]

@@ -7,7 +7,9 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Context } from 'cordis'
 import * as kernel from '@rein/kernel'
-import { describe, expect, it } from 'vitest'
+import { defineTool, TOOL_TIMEOUT, type ToolExecutionResult } from '@rein/kernel'
+import { DEFAULT_TIMEOUT_MS } from '@rein/plugin-timeout-policy'
+import { describe, expect, it, vi } from 'vitest'
 import { STANDARD_ORDER, standardPlugins, standardStack, type StandardStackOptions } from '../src/index.js'
 
 async function auditFile() {
@@ -54,11 +56,32 @@ describe('standardStack', () => {
     expect(ctx.tools.chain('tools/post-execute')).toEqual(['spill', 'early-post', 'late-post'])
   })
 
-  it('gives every tool a 60 s deadline unless the caller configures another', () => {
+  it('leaves the deadline to the timeout policy\'s finite default unless the caller configures one', () => {
     const timeoutOf = (options: Partial<StandardStackOptions>) =>
-      standardPlugins({ audit: { file: 'a.jsonl' }, ...options }).find((entry) => entry.name === 'timeout-policy')!.config
-    expect(timeoutOf({})).toEqual({ defaultMs: 60_000 })
-    expect(timeoutOf({ timeout: { defaultMs: 5_000, graceMs: 10 } })).toEqual({ defaultMs: 5_000, graceMs: 10 })
+      standardPlugins({ audit: { file: 'a.jsonl' }, ...options }).find((entry) => entry.name === 'timeout-policy')!
+    const loaded = timeoutOf({})
+    expect(loaded.config).toEqual({})
+    expect(loaded.plugin.Config(loaded.config)).toMatchObject({ defaultMs: DEFAULT_TIMEOUT_MS })
+    expect(DEFAULT_TIMEOUT_MS).toBe(30_000)
+    expect(timeoutOf({ timeout: { defaultMs: 5_000, graceMs: 10 } }).config).toEqual({ defaultMs: 5_000, graceMs: 10 })
+  })
+
+  it('ends a never-settling tool that names no deadline with TOOL_TIMEOUT after the default 30 s (+1 s grace)', async () => {
+    const { ctx } = await load({ spill: { store: 'memory' } })
+    ctx.tools.register(defineTool({ name: 'stall', description: 'never answers', parameters: { type: 'object' }, execute: () => new Promise(() => {}) }))
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date'] })
+    try {
+      let result: ToolExecutionResult | undefined
+      void ctx.tools.execute({ id: 'c1', name: 'stall', arguments: {} }).then((r) => { result = r })
+      await vi.advanceTimersByTimeAsync(DEFAULT_TIMEOUT_MS + 1000 - 1)
+      expect(result).toBeUndefined()
+      await vi.advanceTimersByTimeAsync(1)
+      await new Promise<void>((resolve) => setImmediate(resolve))
+      expect(result).toMatchObject({ isError: true, error: { info: { code: TOOL_TIMEOUT, name: 'ToolTimeoutAbandoned' } } })
+      expect(result!.content[0]).toEqual({ type: 'text', text: 'Error: tool call timed out after 30000ms' })
+    } finally {
+      vi.useRealTimers()
+    }
   })
 
   it.each([

@@ -32,6 +32,7 @@ export interface PlannedCall {
 /** What planning needs of `ctx.tools`. */
 export interface ToolLookup {
   executionMode(call: ToolCall): ExecutionMode
+  modeWithoutArguments(name: string): ExecutionMode | undefined
   get(name: string): ToolDefinition | undefined
 }
 
@@ -92,8 +93,10 @@ function draft(call: ToolCall, index: number, owners: Map<string, number>, dupli
     else deps.add(owners.get(id)!)
   }
   const hasRefs = refs.length > 0
+  // A call whose arguments wait for other results is classified now when its tool's check
+  // cannot read them (`() => true`); otherwise it stays pending, holding later calls back.
   const mode: Mode = hasRefs
-    ? (tools.get(call.name)?.isConcurrencySafe ? 'pending' : 'exclusive')
+    ? (tools.modeWithoutArguments(call.name) ?? 'pending')
     : tools.executionMode({ ...call, arguments: args })
   return { index, call, args, hasRefs, deps: invalid ? [] : [...deps].sort((a, b) => a - b), dependents: [], mode, invalid }
 }

@@ -22,6 +22,7 @@ export function bindTools(ctx: Context): BatchTools {
     execute: service.execute.bind(service),
     settle: service.settle.bind(service),
     executionMode: service.executionMode.bind(service),
+    modeWithoutArguments: service.modeWithoutArguments.bind(service),
     get: service.get.bind(service),
   }
 }

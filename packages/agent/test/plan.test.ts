@@ -11,6 +11,11 @@ async function tools() {
     name: 'strict', description: '', parameters: { type: 'object', properties: { n: { type: 'number' } } },
     isConcurrencySafe: () => true, execute: () => 1,
   }))
+  // Safe or not by its arguments: a call with references stays pending until they are substituted.
+  ctx.tools.register(defineTool({
+    name: 'byPath', description: '', parameters: { type: 'object' },
+    isConcurrencySafe: (args: { path?: unknown }) => args.path !== 'locked', execute: () => 1,
+  }))
   return ctx.tools
 }
 
@@ -31,9 +36,11 @@ describe('planBatch', () => {
     expect(plan.calls[0].dependents).toEqual([1])
   })
 
-  it('leaves a call with references pending, unless its tool can never be parallel', async () => {
-    const plan = planBatch([call('a', 'read', {}), call('b', 'read', { x: '${a.result}' }), call('c', 'write', { x: '${a.result}' })], await tools())
-    expect(plan.calls.map((c) => c.mode)).toEqual(['parallel', 'pending', 'exclusive'])
+  it('classifies a call with references at once when its tool\'s check cannot read arguments; else leaves it pending', async () => {
+    const plan = planBatch([
+      call('a', 'read', {}), call('b', 'read', { x: '${a.result}' }), call('c', 'write', { x: '${a.result}' }), call('d', 'byPath', { path: '${a.result}' }),
+    ], await tools())
+    expect(plan.calls.map((c) => c.mode)).toEqual(['parallel', 'parallel', 'exclusive', 'pending'])
   })
 
   it('marks malformed $depends_on, unknown and ambiguous ids INVALID_PLAN, with a message saying what to do', async () => {
@@ -58,15 +65,16 @@ describe('planBatch', () => {
     expect(plan.calls[3].deps).toEqual([2])
   })
 
-  it('rejects a reference to a later call: that call would wait for this one to be classified', async () => {
-    const plan = planBatch([call('x', 'read', { v: '${y.result}' }), call('y', 'read', {})], await tools())
+  it('rejects a reference to a later call when the referencing call must wait to be classified', async () => {
+    const plan = planBatch([call('x', 'byPath', { path: '${y.result}' }), call('y', 'read', {})], await tools())
     expect(plan.calls[0].invalid).toMatch(/^dependency cycle through x, y/)
     expect(plan.calls[1].invalid).toBeUndefined()
   })
 
-  it('accepts a forward $depends_on that no barrier separates, and handles a 10,000-call chain', async () => {
+  it('accepts a forward $depends_on, or reference, that no barrier separates, and handles a 10,000-call chain', async () => {
     const t = await tools()
     expect(planBatch([call('x', 'read', { $depends_on: ['y'] }), call('y', 'read', {})], t).calls[0].invalid).toBeUndefined()
+    expect(planBatch([call('x', 'read', { v: '${y.result}' }), call('y', 'read', {})], t).calls[0].invalid).toBeUndefined()
     const chain = Array.from({ length: 10_000 }, (_, i) => call(`c${i}`, 'read', i < 9_999 ? { $depends_on: [`c${i + 1}`] } : {}))
     chain[9_999] = call('c9999', 'read', { $depends_on: ['c0'] })
     const plan = planBatch(chain, t)

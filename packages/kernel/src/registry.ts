@@ -3,6 +3,7 @@
  * so a bad tool fails loudly at start-up, never at call time. `specs()` is derived once per
  * change and holds exactly what the model is shown: never `timeoutMs` or `idempotent`.
  */
+import { ignoresArguments } from './concurrency.js'
 import type { ToolDefinition } from './define-tool.js'
 import type { ToolSpec } from './model.js'
 import { capLines, SchemaCompiler } from './schema.js'
@@ -22,6 +23,8 @@ export interface RegisteredTool {
   readonly parameters: Record<string, unknown>
   readonly checkArgs: Check
   readonly checkOutput?: Check
+  /** `isConcurrencySafe` cannot see its arguments, so a call's mode is known before they exist. */
+  readonly ignoresArguments: boolean
   readonly plugin: string
 }
 
@@ -91,7 +94,8 @@ export class ToolRegistry {
     const checkArgs = this.checkOf('parameters', d.parameters, params, label)
     const outputSchema = d.output?.schema
     const checkOutput = outputSchema === undefined ? undefined : this.checkOf('output.schema', outputSchema, outputSchema, label)
-    return { definition: definition as ToolDefinition, parameters: params, checkArgs, checkOutput, plugin }
+    const ignores = typeof d.isConcurrencySafe === 'function' && ignoresArguments(d.isConcurrencySafe)
+    return { definition: definition as ToolDefinition, parameters: params, checkArgs, checkOutput, ignoresArguments: ignores, plugin }
   }
 
   /** The JSON Schema of the parameters (converted from a Standard Schema); it must describe an object. */

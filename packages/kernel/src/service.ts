@@ -10,8 +10,8 @@ import { interceptListeners, pluginName, untraced } from './cordis-internals.js'
 import type { ChainEntry } from './compose.js'
 import type { ToolDefinition } from './define-tool.js'
 import type { HookName, OnionHooks, ResultObserver } from './hooks.js'
-import { parseArguments } from './json.js'
 import type { ToolSpec } from './model.js'
+import { modeOf, modeWithoutArguments } from './concurrency.js'
 import { Pipeline, type ApprovalService, type Guard } from './pipeline.js'
 import { ToolRegistry } from './registry.js'
 import { DEFAULT_ABANDON_AFTER_MS, type KernelConfig } from './config.js'
@@ -101,20 +101,14 @@ export class ToolService extends Service {
     this[CORE].pipeline.settle(call, code, message, options)
 
   /** 'parallel' only for a known tool, valid arguments, and `isConcurrencySafe(args) === true`. */
-  readonly executionMode = (call: ToolCall): ExecutionMode => {
-    const tool = this[CORE].registry.get(call.name)
-    const safe = tool?.definition.isConcurrencySafe
-    if (!safe) return 'exclusive'
-    try {
-      const args = parseArguments(call.arguments)
-      const checked = tool.checkArgs(args)
-      // A schema that answers later cannot classify now: exclusive, fail closed.
-      if (checked instanceof Promise || !checked.ok) return 'exclusive'
-      return safe.call(tool.definition, 'value' in checked ? checked.value : args) === true ? 'parallel' : 'exclusive'
-    } catch {
-      return 'exclusive'
-    }
-  }
+  readonly executionMode = (call: ToolCall): ExecutionMode => modeOf(this[CORE].registry.get(call.name), call)
+
+  /**
+   * The mode every call of tool `name` has, when it is known before the arguments exist (a
+   * scheduler asks for calls whose arguments wait for other results); undefined when it
+   * depends on them. Unknown tools and tools without `isConcurrencySafe` are exclusive.
+   */
+  readonly modeWithoutArguments = (name: string): ExecutionMode | undefined => modeWithoutArguments(this[CORE].registry.get(name))
 
   /**
    * Checks arguments against a registered tool's schema, as a call would (for `rein check`'s

@@ -1,15 +1,18 @@
 /**
  * The harness's agent, built on first use from `@rein/agent`'s `createAgent` with the
- * provider and the `agent` section. Building it lazily keeps commands that never run a
- * model (`rein check`, `rein chains`) working without a provider; a missing provider or a
- * missing `createAgent` is a `ConfigError` thrown when `.agent` is first read. A session the
- * loader opened from the file's `session` path is closed with the harness.
+ * provider and the `agent` section; its system prompt is `agent.system` followed by the
+ * few-shot examples (`system-prompt.ts`). Building it lazily keeps commands that never run a
+ * model (`rein check`, `rein chains`) working without a provider; a missing provider, a
+ * missing `createAgent` or an example its tool rejects is thrown when `.agent` is first read.
+ * A session the loader opened from the file's `session` path is closed with the harness.
  */
 import type { Context } from 'cordis'
 import type { Provider } from '@rein/kernel'
 import type { Agent, AgentOptions, SessionStore } from '@rein/agent'
 import type { AgentSettings } from './config.js'
 import { ConfigError, LoaderCodes } from './errors.js'
+import type { PromptSources } from './examples.js'
+import { systemPrompt } from './system-prompt.js'
 
 type AgentModule = {
   createAgent?: (ctx: Context, options: AgentOptions) => Agent
@@ -38,6 +41,8 @@ export interface AgentPlan {
   session: SessionStore | undefined
   sessionPath: string | undefined
   module: AgentModule | Error
+  /** The example files and where `agent.system` is written, read at load; none for a harness built in code. */
+  prompt?: PromptSources
 }
 
 /** The agent, built once on first `get()`; `dispose()` removes it and closes a session the loader opened. */
@@ -71,6 +76,7 @@ function createAgentNow(plan: AgentPlan, onOpen: (store: SessionStore) => void):
   if (typeof module.createAgent !== 'function') {
     throw unavailable('@rein/agent does not export createAgent(ctx, options); build the workspace (npx tsc -b) or update @rein/agent')
   }
+  const system = systemPrompt(ctx, settings.system, plan.prompt)
   let session = plan.session
   if (!session && sessionPath !== undefined) {
     if (typeof module.jsonlSession !== 'function') {
@@ -79,5 +85,5 @@ function createAgentNow(plan: AgentPlan, onOpen: (store: SessionStore) => void):
     session = module.jsonlSession(sessionPath)
     onOpen(session)
   }
-  return module.createAgent(ctx, { ...settings, provider, ...(session ? { session } : {}) })
+  return module.createAgent(ctx, { ...settings, ...(system === undefined ? {} : { system }), provider, ...(session ? { session } : {}) })
 }

@@ -1,174 +1,137 @@
 /**
- * Few-shot examples, checked against the tools they call (a tool's parameters live in its
- * schema; examples must agree with it). An example file (YAML or JSON) is a list whose items
- * are `{ tool, arguments }` or an assistant message `{ role: assistant, content?, toolCalls:
- * [{ id?, name, arguments }] }`; other messages (user, tool, system) are skipped. Every
- * problem is reported as `file:line example[i] tool: message`, never thrown.
+ * Few-shot examples. The files named by `examples:` in rein.yaml are their one home; the
+ * agent's system prompt is built from them (`system-prompt.ts`), and `agent.system` may hold
+ * more, written inline (`inline-examples.ts`). Every one is held to its tool's schema in the
+ * harness's own registry: `checkExamples` is what `rein check` prints, and the agent is built
+ * from examples only when the same check finds nothing. Problems are values, each a line
+ * `file:line example[i] tool: message`; nothing here throws at a bad example.
  */
-import { ConfigErrors, formatLocation } from './errors.js'
+import { readFile as readText } from 'node:fs/promises'
+import type { Context } from 'cordis'
+import type { HarnessConfig } from './config.js'
+import { ConfigErrors } from './errors.js'
+import { checkExample } from './example-check.js'
+import { readExampleFile } from './example-file.js'
+import { renderExamples } from './example-render.js'
+import { callsOf, problem, type ExampleItem, type ExampleProblem, type ExampleReport, type ToolCallExample } from './example-types.js'
 import type { Harness } from './harness.js'
-import { readYaml, type ValuePath, type YamlSource } from './source.js'
+import { findInlineExamples } from './inline-examples.js'
+import { parseYaml, readYaml, type YamlSource } from './source.js'
 
-/** One tool call taken from an example file. */
-export interface ToolCallExample {
+export type { ExampleItem, ExampleProblem, ExampleReport, ToolCallExample } from './example-types.js'
+
+/** Where `agent.system` is written: the config file, the line of its key, and the file's lines. */
+export interface SystemPlace {
   file: string
   line: number
-  /** `example[3]`, or `example[3].toolCalls[1]` inside an assistant message. */
-  label: string
-  tool: string
-  /** The arguments as written (an object, or the JSON string of one). */
-  arguments: unknown
-  /** Where the arguments sit in the file. */
-  path: ValuePath
+  lines: readonly string[]
 }
 
-/** A problem with an example or an example file. `message` is the full line to print. */
-export interface ExampleProblem {
-  file: string
-  line: number | undefined
-  label: string | undefined
-  tool: string | undefined
-  detail: string
-  message: string
-}
-
-/** What `checkExamples` found. */
-export interface ExampleReport {
-  /** How many tool calls were checked. */
-  checked: number
+/** What the examples are read from, before any tool is known: read once, checked against a registry later. */
+export interface PromptSources {
+  /** The example files in config order, each with its items (none when it could not be read). */
+  files: { file: string, source: YamlSource | undefined, items: ExampleItem[] }[]
+  /** Files that could not be read and items that are malformed. */
   problems: ExampleProblem[]
+  /** Where `agent.system` sits in the config file, when it holds inline examples. */
+  place: SystemPlace | undefined
 }
 
-/** Reads every file in the config's `examples`. Unreadable files and malformed items are problems. */
-export async function loadExamples(harness: Pick<Harness, 'config'>): Promise<{ examples: ToolCallExample[], problems: ExampleProblem[] }> {
-  const { examples, problems } = await gather(harness.config.examples)
-  return { examples, problems }
-}
+/** No example files and no file for `agent.system`: a harness built in code. */
+export const NO_PROMPT_SOURCES: PromptSources = Object.freeze({ files: [], problems: [], place: undefined })
 
-async function gather(files: readonly string[]) {
-  const examples: ToolCallExample[] = []
-  const problems: ExampleProblem[] = []
-  const sources = new Map<string, YamlSource>()
-  for (const file of files) {
-    let source: YamlSource
+/** Reads the config's example files, and where its `agent.system` is written. Never throws for a bad file. */
+export async function readPromptSources(config: Pick<HarnessConfig, 'file' | 'examples' | 'agent'>): Promise<PromptSources> {
+  const sources: PromptSources = { files: [], problems: [], place: undefined }
+  for (const file of config.examples) {
+    let source: YamlSource | undefined
     try {
       source = await readYaml(file)
     } catch (error) {
       if (!(error instanceof ConfigErrors)) throw error
-      for (const { line, detail } of error.errors) problems.push(problem(file, line, undefined, undefined, detail))
-      continue
+      for (const { line, detail } of error.errors) sources.problems.push(problem(file, line, undefined, undefined, detail))
     }
-    sources.set(file, source)
-    readFile(source, examples, problems)
+    sources.files.push({ file, source, items: source ? readExampleFile(source, sources.problems) : [] })
   }
-  return { examples, problems, sources }
+  const found = config.agent.system === undefined ? undefined : findInlineExamples(config.agent.system)
+  if (found && found.examples.length + found.problems.length > 0) sources.place = await placeOf(config.file)
+  return sources
+}
+
+/** What checking the examples against a registry found; `render()` is the section the model is shown. */
+export interface PromptExamination extends ExampleReport {
+  render(): string | undefined
+}
+
+/** Checks every example of `sources` and of `system` against the tools registered on `ctx`. */
+export function examinePrompt(ctx: Context, sources: PromptSources, system: string | undefined): PromptExamination {
+  const problems = [...sources.problems]
+  const values = new Map<ToolCallExample, unknown>()
+  let checked = 0
+  for (const { source, items } of sources.files) {
+    for (const example of callsOf(items)) {
+      const result = checkExample(ctx, example, source?.lineOf)
+      values.set(example, result.value)
+      problems.push(...result.problems)
+      checked++
+    }
+  }
+  const inline = inlineExamples(system, sources.place, problems)
+  for (const example of inline) problems.push(...checkExample(ctx, example).problems)
+  const order = (file: string | undefined) => sources.files.findIndex((entry) => entry.file === file)
+  problems.sort((a, b) => order(a.file) - order(b.file) || (a.line ?? 0) - (b.line ?? 0))
+  const items = sources.files.flatMap((entry) => entry.items)
+  return {
+    checked: checked + inline.length,
+    inline: inline.length,
+    problems,
+    render: () => renderExamples(items, (call) => values.get(call)),
+  }
+}
+
+/** Reads every file in the config's `examples`, and the examples inline in `agent.system`, without checking them. */
+export async function loadExamples(harness: Pick<Harness, 'config'>): Promise<{ examples: ToolCallExample[], problems: ExampleProblem[] }> {
+  const sources = await readPromptSources(harness.config)
+  const problems = [...sources.problems]
+  const files = sources.files.flatMap((entry) => callsOf(entry.items))
+  return { examples: [...files, ...inlineExamples(harness.config.agent.system, sources.place, problems)], problems }
 }
 
 /** Validates every example's arguments against its tool's parameter schema, in the harness's own registry. */
 export async function checkExamples(harness: Pick<Harness, 'config' | 'ctx'>): Promise<ExampleReport> {
-  const { examples, problems, sources } = await gather(harness.config.examples)
-  const known = harness.ctx.tools.specs().map((spec) => spec.name)
-  for (const example of examples) {
-    const report = (detail: string, line = example.line) =>
-      problems.push(problem(example.file, line, example.label, example.tool, detail))
-    if (!harness.ctx.tools.get(example.tool)) {
-      report(`unknown tool; the harness has ${known.length ? known.join(', ') : 'no tools'}`)
-      continue
-    }
-    const args = parseArgs(example.arguments)
-    if (!args.ok) {
-      report(args.detail)
-      continue
-    }
-    // The tool's own check, as a call would meet it (JSON Schema through ajv, or a Standard Schema).
-    const { value, references } = withoutReferences(args.value)
-    const lines = (harness.ctx.tools.checkArguments(example.tool, value) ?? []).filter((line) => !references.some((ref) => pointerOf(line)?.startsWith(ref)))
-    const source = sources.get(example.file)!
-    for (const line of lines) {
-      const pointer = pointerOf(line)
-      const at = pointer && typeof example.arguments !== 'string'
-        ? source.lineOf([...example.path, ...pointer.split('/').slice(1).map(unescapePointer)])
-        : example.line
-      report(line, at)
-    }
-  }
-  const order = (file: string) => harness.config.examples.indexOf(file)
-  problems.sort((a, b) => order(a.file) - order(b.file) || (a.line ?? 0) - (b.line ?? 0))
-  return { checked: examples.length, problems }
+  const { checked, inline, problems } = examinePrompt(harness.ctx, await readPromptSources(harness.config), harness.config.agent.system)
+  return { checked, inline, problems }
 }
 
-function readFile(source: YamlSource, examples: ToolCallExample[], problems: ExampleProblem[]): void {
-  const { file, data } = source
-  if (data === undefined) return
-  if (!Array.isArray(data)) {
-    problems.push(problem(file, 1, undefined, undefined, 'an example file must be a list of { tool, arguments } or assistant messages with toolCalls'))
-    return
+/** The inline examples of `system` as example calls, placed on the config file's lines when `place` is known. */
+function inlineExamples(system: string | undefined, place: SystemPlace | undefined, problems: ExampleProblem[]): ToolCallExample[] {
+  if (system === undefined) return []
+  const found = findInlineExamples(system)
+  let from = place ? place.line - 1 : 0
+  const locate = (line: number, text: string) => {
+    if (!place) return { file: undefined, line: undefined, label: `agent.system line ${line}` }
+    const at = text === '' ? -1 : place.lines.findIndex((raw, i) => i >= from && raw.includes(text))
+    if (at >= 0) from = at + 1
+    return { file: place.file, line: at >= 0 ? at + 1 : place.line, label: 'agent.system' }
   }
-  data.forEach((item: unknown, index) => {
-    const label = `example[${index}]`
-    const bad = (detail: string, path: ValuePath = [index]) => problems.push(problem(file, source.lineOf(path), label, undefined, detail))
-    if (!isRecord(item)) return bad('an example must be { tool, arguments } or { role: assistant, toolCalls }')
-    if (typeof item.tool === 'string') {
-      examples.push({ file, line: source.lineOf([index, 'arguments']), label, tool: item.tool, arguments: item.arguments, path: [index, 'arguments'] })
-      return
+  const byLine = [...found.examples.map((e) => ({ ...e, kind: 'call' as const })), ...found.problems.map((p) => ({ ...p, kind: 'problem' as const }))]
+    .sort((a, b) => a.line - b.line)
+  return byLine.flatMap((entry) => {
+    const where = locate(entry.line, entry.text)
+    if (entry.kind === 'problem') {
+      problems.push(problem(where.file, where.line, where.label, undefined, entry.detail))
+      return []
     }
-    if (item.role !== undefined && item.role !== 'assistant') return
-    if (item.role === undefined && item.toolCalls === undefined) return bad('an example needs "tool" (the tool name) and "arguments"')
-    if (item.toolCalls === undefined) return
-    if (!Array.isArray(item.toolCalls)) return bad('"toolCalls" must be a list of { id?, name, arguments }', [index, 'toolCalls'])
-    item.toolCalls.forEach((call: unknown, n) => {
-      const at: ValuePath = [index, 'toolCalls', n]
-      if (!isRecord(call) || typeof call.name !== 'string') return bad('a tool call needs a "name"', at)
-      examples.push({ file, line: source.lineOf([...at, 'arguments']), label: `${label}.toolCalls[${n}]`, tool: call.name, arguments: call.arguments, path: [...at, 'arguments'] })
-    })
+    return [{ ...where, tool: entry.tool, arguments: entry.arguments, path: [] }]
   })
 }
 
-/** Arguments the way the scheduler reads them: an object as is, a JSON string parsed, empty or missing as `{}`. */
-function parseArgs(raw: unknown): { ok: true, value: unknown } | { ok: false, detail: string } {
-  if (raw === undefined || raw === null || raw === '') return { ok: true, value: {} }
-  if (typeof raw !== 'string') return { ok: true, value: raw }
+/** The config file's lines and the line of `agent.system` in it; undefined when the file no longer reads. */
+async function placeOf(file: string): Promise<SystemPlace | undefined> {
   try {
-    return { ok: true, value: JSON.parse(raw) }
-  } catch (error) {
-    return { ok: false, detail: `arguments are not valid JSON: ${(error as Error).message}` }
+    const text = await readText(file, 'utf8')
+    return { file, line: parseYaml(file, text).lineOf(['agent', 'system']), lines: text.split(/\r?\n/) }
+  } catch {
+    return undefined
   }
-}
-
-/**
- * Drops `$depends_on` and notes where a string holds a `${call.result...}` reference: those
- * values are substituted by the scheduler at run time and cannot be judged here.
- */
-function withoutReferences(value: unknown): { value: unknown, references: string[] } {
-  const references: string[] = []
-  const walk = (node: unknown, pointer: string): unknown => {
-    if (typeof node === 'string' && /\$\{[\w-]+\.result/.test(node)) references.push(pointer)
-    if (Array.isArray(node)) return node.map((item, i) => walk(item, `${pointer}/${i}`))
-    if (isRecord(node)) {
-      return Object.fromEntries(Object.entries(node)
-        .filter(([key]) => !(pointer === '' && key === '$depends_on'))
-        .map(([key, item]) => [key, walk(item, `${pointer}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`)]))
-    }
-    return node
-  }
-  return { value: walk(value, ''), references }
-}
-
-/** The JSON pointer an ajv line starts with (`/limit: must be integer` -> `/limit`), if any. */
-function pointerOf(line: string): string | undefined {
-  return /^(\/[^:]*): /.exec(line)?.[1]
-}
-
-function unescapePointer(segment: string): string | number {
-  const text = segment.replace(/~1/g, '/').replace(/~0/g, '~')
-  return /^\d+$/.test(text) ? Number(text) : text
-}
-
-function problem(file: string, line: number | undefined, label: string | undefined, tool: string | undefined, detail: string): ExampleProblem {
-  const entry = [label, tool].filter(Boolean).join(' ')
-  return { file, line, label, tool, detail, message: `${formatLocation({ file, line, entry })}: ${detail}` }
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value)
 }

@@ -9,6 +9,7 @@ import type { Provider } from '@rein/kernel'
 import type { SessionStore } from '@rein/agent'
 import { buildHarness, type BuiltHarness } from './build.js'
 import { readHarnessConfig, type HarnessConfig } from './config.js'
+import { readPromptSources } from './examples.js'
 import { fileEntryPlan } from './file-entry.js'
 import { loadProvider } from './provider.js'
 import { readYaml } from './source.js'
@@ -42,7 +43,10 @@ export async function loadHarness(path: string, options: LoadOptions = {}): Prom
     entries: [...config.plugins, ...config.tools].map((entry) => fileEntryPlan(source, entry)),
     problems,
     provider: async () => providerEntry ? loadProvider(source, providerEntry) : options.provider,
-    agent: { file: config.file, builder: 'loadHarness', settings: config.agent, session: options.session, sessionPath: config.session },
+    agent: {
+      file: config.file, builder: 'loadHarness', settings: config.agent, session: options.session, sessionPath: config.session,
+      prompt: await readPromptSources(config),
+    },
   })
   return Object.assign(harness, { config })
 }

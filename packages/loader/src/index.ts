@@ -11,5 +11,6 @@ export { TOP_LEVEL_KEYS, type AgentSettings, type EntryConfig, type HarnessConfi
 export { ConfigError, ConfigErrors, LoaderCodes, formatLocation, type LoaderCode, type Location } from './errors.js'
 export { MAX_CONFIG_BYTES } from './source.js'
 export { describeChains, formatChains, CHAIN_NAMES, type ChainName, type ChainView } from './chains.js'
-export { loadExamples, checkExamples, type ExampleProblem, type ExampleReport, type ToolCallExample } from './examples.js'
+export { loadExamples, checkExamples, type ExampleItem, type ExampleProblem, type ExampleReport, type ToolCallExample } from './examples.js'
+export { EXAMPLES_HEADING } from './example-render.js'
 export { resolveModule, type ResolvedModule } from './resolve.js'

@@ -71,4 +71,47 @@ describe('checkExamples', () => {
     ])
     await harness.dispose()
   })
+
+  it('finds the examples written inline in agent.system and names their config line and field', async () => {
+    const dir = await project({})
+    const file = join(dir, 'rein.yaml')
+    await writeFile(file, [
+      'tools:',
+      `  - use: ${fixture(dir, 'echo-tool.ts')}`,
+      'agent:',
+      '  maxTurns: 3',
+      '  system: |',
+      '    Echo what you are asked.',
+      '    echo({"text": "fine"})',
+      '    echo({"text": "twice", "times": "2"})',
+      '    echo({text: unquoted})',
+      '    ```json',
+      '    { "tool": "echo",',
+      '      "arguments": { "times": 1 } }',
+      '    ```',
+      '    Say echo({"text": "in a sentence"}) only in prose.',
+    ].join('\n'))
+    const harness = await loadHarness(file)
+    const report = await checkExamples(harness)
+    expect(report.checked).toBe(4)
+    expect(report.inline).toBe(4)
+    expect(report.problems.map((p) => p.message)).toEqual([
+      `${file}:8 agent.system echo: /times: must be integer`,
+      expect.stringMatching(new RegExp(`^${file}:9 agent\\.system echo: arguments are not valid JSON: `)),
+      `${file}:11 agent.system echo: missing required property "text"`,
+    ])
+    const { examples } = await loadExamples(harness)
+    expect(examples.map((e) => `${e.line} ${e.label} ${e.tool}`)).toEqual(['7 agent.system echo', '8 agent.system echo', '9 agent.system echo', '11 agent.system echo'])
+    await harness.dispose()
+  })
+
+  it('places an inline example it cannot find in the file at the line of agent.system', async () => {
+    const dir = await project({})
+    const file = join(dir, 'rein.yaml')
+    await writeFile(file, `tools:\n  - use: ${fixture(dir, 'echo-tool.ts')}\nagent:\n  system: "Echo.\\necho({\\"times\\": 1})"\n`)
+    const harness = await loadHarness(file)
+    expect((await checkExamples(harness)).problems.map((p) => p.message)).toEqual([`${file}:4 agent.system echo: missing required property "text"`])
+    await harness.dispose()
+  })
 })
+

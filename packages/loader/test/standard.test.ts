@@ -52,8 +52,8 @@ export function apply(ctx: any): void {
 const FEW_SHOT = `
 - tool: read_file
   arguments: { path: notes.txt }
-- tool: read_file
-  arguments: { offset: 2 }
+- tool: grep
+  arguments: { pattern: milk }
 `
 
 describe('a harness of the standard packages', () => {
@@ -97,7 +97,14 @@ describe('a harness of the standard packages', () => {
     expect(text('c4')).toContain('read_spilled')
 
     const report = await checkExamples(harness)
-    expect(report.problems.map((p) => p.message)).toEqual([`${join(dir, 'few-shot.yaml')}:5 example[1] read_file: missing required property "path"`])
+    expect(report).toEqual({ checked: 2, inline: 0, problems: [] })
+    expect(provider.requests[0].messages[0]).toEqual({ role: 'system', content: [
+      '## Tool call examples',
+      'One call per line: the tool name, then its arguments as JSON.',
+      'Calls indented under "In one message:" are made together in one reply; "<id>:" names a call that others may reference.',
+      'read_file {"path":"notes.txt"}',
+      'grep {"pattern":"milk"}',
+    ].join('\n') })
 
     await harness.dispose()
     const audit = (await readFile(join(dir, 'audit.jsonl'), 'utf8')).trim().split('\n').map((line) => JSON.parse(line))

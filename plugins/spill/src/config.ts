@@ -1,7 +1,7 @@
 /**
  * The plugin's configuration (DESIGN.md §4), validated when the plugin is loaded: a bad value
  * fails `ctx.plugin(spill, config)` with a message naming the key. `capFor` is the one place
- * that decides which cap applies to a tool.
+ * that decides which cap applies to a tool; `maxBatchBytes` bounds a whole batch (`batch.ts`).
  */
 import { Schema } from 'cordis'
 
@@ -12,6 +12,8 @@ export interface SpillConfig {
   maxInlineBytes: number
   /** Per-tool caps that override `maxInlineBytes`. */
   tools: Record<string, number>
+  /** The most UTF-8 bytes one batch's results may show inline together; unset: no batch budget. */
+  maxBatchBytes?: number
   /** Where spilled outputs go. `external`: a `spillStore` service provided by another plugin. */
   store: StoreKind
   /** The directory of the `local` store. */
@@ -23,24 +25,29 @@ const Fields = Schema.object({
     .description('Results whose text exceeds this many UTF-8 bytes are spilled and replaced by a preview.'),
   tools: Schema.dict(Schema.natural().min(1)).default({})
     .description('Per-tool caps in bytes, by tool name; they override maxInlineBytes.'),
+  maxBatchBytes: Schema.natural().min(1)
+    .description('The most bytes the results of one batch (one assistant message) show inline together; later results past it are spilled.'),
   store: Schema.union(['local', 'memory', 'external']).default('local')
     .description('local: private files; memory: in process; external: a spillStore service from another plugin.'),
   dir: Schema.string()
     .description('Directory of the local store (created 0700). Default: a new directory under the OS temp dir.'),
 })
 
-function checkDir(config: SpillConfig): SpillConfig {
+/** Checks what one key cannot check alone; an empty `maxBatchBytes` (YAML `null`) means unset. */
+function checkResolved(config: SpillConfig): SpillConfig {
   if (config.dir !== undefined && config.store !== 'local') {
     throw new TypeError(`$.dir is only used by store "local", but store is "${config.store}"; remove dir or set store: local`)
   }
-  return config
+  if (config.maxBatchBytes !== null) return config
+  const { maxBatchBytes: _unset, ...rest } = config
+  return rest
 }
 
 /** The cordis config schema of `@rein/plugin-spill`. */
 // The check runs on the resolved config (`preserve`); the outer default lets an omitted config
 // resolve to every field's default first.
 export const Config: Schema<Partial<SpillConfig>, SpillConfig> =
-  Schema.transform(Fields, (value) => checkDir(value as SpillConfig), true).default({} as SpillConfig)
+  Schema.transform(Fields, (value) => checkResolved(value as SpillConfig), true).default({} as SpillConfig)
 
 /** The cap for `tool`: its override, else `maxInlineBytes`. */
 export function capFor(config: SpillConfig, tool: string): number {

@@ -1,7 +1,8 @@
 /**
  * `@rein/plugin-spill`: keeps large tool outputs out of the model's context. Outermost on
- * `tools/post-execute`, it saves any result whose text is over the cap to a spill store and
- * shows a head/tail preview with a notice; the model reads the rest with `read_spilled`.
+ * `tools/post-execute`, it saves any result whose text is over the cap (or over what its batch
+ * has left of `maxBatchBytes`) to a spill store and shows a head/tail preview with a notice;
+ * the model reads the rest with `read_spilled`.
  * The store is the service `ctx.spillStore`; everything else lives in this plugin instance.
  */
 import type { Context } from 'cordis'
@@ -55,7 +56,8 @@ export { SpillCodes, SPILL_NOT_FOUND, SPILL_STORE_UNAVAILABLE } from './codes.js
 export { SpillNotFoundError, READ_SPILLED, readSpilledHint, type SpillStore, type SpillMeta, type SavedSpill } from './store.js'
 export { MemorySpillStore, memoryStore } from './memory-store.js'
 export { LocalSpillStore, localStore, type LocalStoreOptions } from './local-store.js'
-export { buildPreview, noticeText, type Preview, type NoticeFacts } from './preview.js'
+export { buildPreview, noticeText, smallestPreviewBytes, type Preview, type NoticeFacts } from './preview.js'
 export { sliceBytes, type ByteSlice } from './slice.js'
 export { readSpilledTool, type ReadSpilledArgs, type SpilledSlice } from './read-tool.js'
 export { spillHandler, type SpillDeps } from './spill.js'
+export { BatchLedger, type BatchShare } from './batch.js'

@@ -40,12 +40,21 @@ export function maxNoticeBytes(totalBytes: number, locator: string, retrievalHin
 }
 
 /**
+ * The size of the smallest preview of an output of `totalBytes` with this locator and hint:
+ * the notice alone, after the `Error: ` an error's preview keeps. No cap below it can hold a
+ * preview; `buildPreview` at exactly this cap gives the notice alone.
+ */
+export function smallestPreviewBytes(totalBytes: number, saved: { locator: string, retrievalHint: string }, isError: boolean): number {
+  return maxNoticeBytes(totalBytes, saved.locator, saved.retrievalHint) + (isError ? ERROR_PREFIX_BYTES : 0)
+}
+
+/**
  * Whether a cap could hold a preview at all, before anything is saved: the notice with an
  * empty locator and hint, plus the head an error needs. A true answer is confirmed by
  * `buildPreview` once the real locator is known.
  */
 export function capCanHoldNotice(cap: number, totalBytes: number, isError: boolean): boolean {
-  return cap - maxNoticeBytes(totalBytes, '', '') >= (isError ? ERROR_PREFIX_BYTES : 0)
+  return cap >= smallestPreviewBytes(totalBytes, { locator: '', retrievalHint: '' }, isError)
 }
 
 /**

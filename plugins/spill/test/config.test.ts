@@ -17,6 +17,26 @@ describe('Config', () => {
     expect(capFor(config, 'toString')).toBe(1000)
   })
 
+  it('takes a batch budget, unset by default (an empty value is unset too)', () => {
+    expect(Config({ maxBatchBytes: 100_000 })).toEqual({ maxInlineBytes: 50_000, tools: {}, store: 'local', maxBatchBytes: 100_000 })
+    expect(Config({ maxBatchBytes: null } as any)).toEqual({ maxInlineBytes: 50_000, tools: {}, store: 'local' })
+  })
+
+  it.each([
+    [{ maxBatchBytes: 0 }, '$.maxBatchBytes expected number >= 1 but got 0'],
+    [{ maxBatchBytes: -3 }, '$.maxBatchBytes expected number >= 1 but got -3'],
+    [{ maxBatchBytes: 'lots' }, '$.maxBatchBytes expected number but got lots'],
+    [{ maxBatchBytes: 1.5 }, '$.maxBatchBytes expected number multiple of 1 but got 1.5'],
+  ])('rejects the batch budget %j at load with the exact message', async (bad, message) => {
+    expect(() => Config(bad as any)).toThrow(message)
+    const ctx = new Context()
+    ctx.plugin(kernel)
+    const fork = ctx.plugin(spill, bad as any)
+    await ctx.start()
+    expect(fork.error?.message).toBe(message)
+    expect(ctx.tools.chain('tools/post-execute')).toEqual([])
+  })
+
   it.each([
     [{ maxInlineBytes: 'big' }, /maxInlineBytes/],
     [{ maxInlineBytes: 0 }, /maxInlineBytes/],

@@ -18,7 +18,10 @@ export const ABANDONED = 'ToolTimeoutAbandoned'
 /** The longest delay `setTimeout` honours; a longer deadline is treated as none. */
 const MAX_TIMER_MS = 2_147_483_647
 
-/** The deadline of one call: the config override, else the definition's `timeoutMs`, else `defaultMs`. */
+/**
+ * The deadline of one call: the config override, else the definition's `timeoutMs`, else
+ * `defaultMs`. Undefined (no deadline) only for a value past what a timer can hold.
+ */
 export function deadlineFor(config: Config, name: string, definition: ToolDefinition | undefined): number | undefined {
   const ms = config.tools[name] ?? definition?.timeoutMs ?? config.defaultMs
   return ms !== undefined && ms <= MAX_TIMER_MS ? ms : undefined

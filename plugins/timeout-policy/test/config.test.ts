@@ -5,8 +5,10 @@ import * as timeout from '../src/index.js'
 const load = (config: unknown) => withKernel(timeout, config)
 
 describe('the config', () => {
-  it('has the contract defaults: graceMs 1000, no tools, no heartbeat, no default deadline', () => {
-    expect(timeout.Config({})).toEqual({ graceMs: 1000, tools: {}, resetOnProgress: false })
+  it('has the contract defaults: graceMs 1000, no tools, no heartbeat, and a finite 30 s default deadline', () => {
+    expect(timeout.DEFAULT_TIMEOUT_MS).toBe(30_000)
+    expect(timeout.Config({})).toEqual({ defaultMs: 30_000, graceMs: 1000, tools: {}, resetOnProgress: false })
+    expect(timeout.Config(undefined)).toEqual({ defaultMs: 30_000, graceMs: 1000, tools: {}, resetOnProgress: false })
   })
 
   it('loads and hooks tools/execute with a valid config', async () => {

@@ -1,6 +1,7 @@
 import { TOOL_TIMEOUT, ABORTED, type ToolExec } from '@rein/kernel'
 import fc from 'fast-check'
 import { afterEach, describe, expect, it, vi } from 'vitest'
+import { DEFAULT_TIMEOUT_MS } from '../src/index.js'
 import { cooperative, flush, harness, outcome, stuck, tool, track, useFakeClock } from './helpers.js'
 
 afterEach(() => { vi.useRealTimers() })
@@ -64,9 +65,32 @@ describe('the deadline', () => {
     expect(await settledAt(200)).toEqual([TOOL_TIMEOUT, TOOL_TIMEOUT, TOOL_TIMEOUT])
   })
 
-  it('sets no deadline at all when neither the config nor the tool names one', async () => {
+  it('ends a never-settling tool without timeoutMs with TOOL_TIMEOUT at the configured defaultMs', async () => {
+    const ctx = await harness({ defaultMs: 200, graceMs: 50 }, [tool('hung', stuck)])
+    useFakeClock()
+    const call = track(ctx.tools.execute({ id: 'c1', name: 'hung', arguments: {} }))
+    await vi.advanceTimersByTimeAsync(249); await flush()
+    expect(outcome(call.result)).toEqual(['pending'])
+    await vi.advanceTimersByTimeAsync(1); await flush()
+    expect(outcome(call.result)).toEqual([TOOL_TIMEOUT, 'ToolTimeoutAbandoned'])
+    expect(call.result!.content[0]).toEqual({ type: 'text', text: 'Error: tool call timed out after 200ms' })
+    expect(vi.getTimerCount()).toBe(0)
+  })
+
+  it('gives a tool that names no deadline the documented 30 s default when the config sets none', async () => {
+    const ctx = await harness({}, [tool('hung', stuck)])
+    useFakeClock()
+    const call = track(ctx.tools.execute({ id: 'c1', name: 'hung', arguments: {} }))
+    await vi.advanceTimersByTimeAsync(DEFAULT_TIMEOUT_MS + 1000 - 1); await flush()
+    expect(outcome(call.result)).toEqual(['pending'])
+    await vi.advanceTimersByTimeAsync(1); await flush()
+    expect(outcome(call.result)).toEqual([TOOL_TIMEOUT, 'ToolTimeoutAbandoned'])
+    expect(call.result!.content[0]).toEqual({ type: 'text', text: 'Error: tool call timed out after 30000ms' })
+  })
+
+  it('sets no deadline only for a value past what a timer can hold (2^31 ms and more)', async () => {
     let finish = (_value: string) => {}
-    const ctx = await harness({}, [tool('free', () => new Promise<string>((resolve) => { finish = resolve }))])
+    const ctx = await harness({ defaultMs: 2 ** 31 }, [tool('free', () => new Promise<string>((resolve) => { finish = resolve }))])
     useFakeClock()
     const call = track(ctx.tools.execute({ id: 'c1', name: 'free', arguments: {} }))
     expect(vi.getTimerCount()).toBe(0)
@@ -106,7 +130,7 @@ describe('a caller abort', () => {
   })
 
   it('gives up on a tool that ignores it after graceMs, with or without a deadline', async () => {
-    const ctx = await harness({ graceMs: 250 }, [tool('stuck', stuck, { timeoutMs: 10_000 }), tool('free', stuck)])
+    const ctx = await harness({ graceMs: 250, defaultMs: 2 ** 31 }, [tool('stuck', stuck, { timeoutMs: 10_000 }), tool('free', stuck)])
     useFakeClock()
     const controller = new AbortController()
     const calls = ['stuck', 'free'].map((name) => track(ctx.tools.execute({ id: name, name, arguments: {} }, { signal: controller.signal })))

@@ -1,0 +1,27 @@
+/**
+ * The config schema, checked once at load (by cordis at `ctx.plugin(...)`, and by the loader).
+ * Every key has a default, so the plugin runs with no config at all. Content (messages, tool
+ * arguments and results) is never recorded unless `captureContent` is set.
+ */
+import { Schema } from 'cordis'
+
+export interface OtelConfig {
+  /** The instrumentation scope name of the tracer (`trace.getTracer(tracerName)`). */
+  tracerName: string
+  /** Record messages, tool arguments and tool results as span attributes (may hold secrets). */
+  captureContent: boolean
+  /** `gen_ai.provider.name` on agent and chat spans, e.g. `openai`, `deepseek`, `anthropic`. */
+  providerName?: string
+}
+
+/** What a user may write. */
+export type OtelInput = Partial<OtelConfig>
+
+/** The default `tracerName`: this package's name. */
+export const DEFAULT_TRACER_NAME = '@rein/plugin-otel'
+
+export const Config: Schema<OtelInput | undefined, OtelConfig> = Schema.object({
+  tracerName: Schema.string().default(DEFAULT_TRACER_NAME).description('Instrumentation scope name of the tracer.'),
+  captureContent: Schema.boolean().default(false).description('Record messages and tool arguments/results (may hold secrets).'),
+  providerName: Schema.string().description('gen_ai.provider.name, e.g. openai, deepseek, anthropic.'),
+}) as Schema<OtelInput | undefined, OtelConfig>

@@ -1,0 +1,113 @@
+/**
+ * The spans of one agent run. Guarantees:
+ *   - one `invoke_agent` span (INTERNAL) per run, parented on the context active when the run
+ *     began; every `chat` (CLIENT) and `execute_tool` (INTERNAL) span of the run is its child,
+ *     parented explicitly through `trace.setSpan` (no context manager needed);
+ *   - a tool span covers the call's body: from its `tools/execute` onion's start to its end as
+ *     the agent timed them (the call's start and final result when the body never ran), so
+ *     parallel calls are overlapping siblings and waiting for a post-execute turn is not counted;
+ *   - every span started here is ended: chat spans by their response or with the run, the run
+ *     span at run end or `abandon()`. All times are the agent's `Date.now()` marks.
+ */
+import { SpanKind, SpanStatusCode, context, trace, type Context, type Span, type Tracer } from '@opentelemetry/api'
+import type { CallEnd, ModelRequest, ModelResponse, RunEnd, RunStart } from './agent-events.js'
+import {
+  ATTR, agentEndAttributes, agentStartAttributes, chatEndAttributes, chatStartAttributes, toolAttributes,
+} from './attributes.js'
+import { inputMessages, json, outputMessages } from './content.js'
+
+/** What a run's spans need besides the events. */
+export interface TraceOptions {
+  tracer: Tracer
+  captureContent: boolean
+  providerName?: string
+  /** The registered tool's description, for `gen_ai.tool.description`. */
+  describe(name: string): string | undefined
+}
+
+export class RunTrace {
+  private readonly parent: Context
+  private readonly chats = new Map<number, Span>()
+  private readonly usage = { input: 0, output: 0, reported: false }
+
+  private constructor(private readonly root: Span, private readonly options: TraceOptions) {
+    this.parent = trace.setSpan(context.active(), root)
+  }
+
+  /** Starts the run's span; undefined when nothing records it (no SDK, or not sampled). */
+  static start(run: RunStart, options: TraceOptions): RunTrace | undefined {
+    const root = options.tracer.startSpan(`invoke_agent ${run.agent}`, {
+      kind: SpanKind.INTERNAL,
+      startTime: run.at,
+      attributes: agentStartAttributes(run.agent, run.runId, options.providerName),
+    })
+    if (!root.isRecording()) {
+      root.end()
+      return undefined
+    }
+    return new RunTrace(root, options)
+  }
+
+  modelRequest(event: ModelRequest): void {
+    const span = this.options.tracer.startSpan(event.model ? `chat ${event.model}` : 'chat', {
+      kind: SpanKind.CLIENT,
+      startTime: event.at,
+      attributes: chatStartAttributes(event.model, event.step, this.options.providerName),
+    }, this.parent)
+    if (this.options.captureContent) span.setAttribute(ATTR.inputMessages, inputMessages(event.messages))
+    this.chats.set(event.step, span)
+  }
+
+  modelResponse(event: ModelResponse): void {
+    const span = this.chats.get(event.step)
+    if (!span) return
+    this.chats.delete(event.step)
+    const usage = event.usage
+    if (typeof usage?.inputTokens === 'number' || typeof usage?.outputTokens === 'number') {
+      this.usage.reported = true
+      this.usage.input += usage.inputTokens ?? 0
+      this.usage.output += usage.outputTokens ?? 0
+    }
+    span.setAttributes(chatEndAttributes(event))
+    if (this.options.captureContent && event.message) {
+      span.setAttribute(ATTR.outputMessages, outputMessages(event.message, event.finishReason))
+    }
+    if (event.error) span.setStatus({ code: SpanStatusCode.ERROR, message: event.error.message })
+    span.end(event.at)
+  }
+
+  callEnd(event: CallEnd): void {
+    const { timing, result } = event
+    const span = this.options.tracer.startSpan(`execute_tool ${event.name}`, {
+      kind: SpanKind.INTERNAL,
+      startTime: timing.bodyStartedAt ?? timing.startedAt,
+      attributes: toolAttributes(event, this.options.describe(event.name)),
+    }, this.parent)
+    if (this.options.captureContent) {
+      span.setAttribute(ATTR.toolArguments, json(event.arguments))
+      if (!result.isError) span.setAttribute(ATTR.toolResult, json(result.value))
+    }
+    if (result.isError) span.setStatus({ code: SpanStatusCode.ERROR, message: result.error.message })
+    span.end(timing.bodyStartedAt === undefined ? timing.finalAt : (timing.bodyEndedAt ?? timing.finalAt))
+  }
+
+  end(event: RunEnd): void {
+    this.closeChats(event.at)
+    this.root.setAttributes(agentEndAttributes(event, this.usage))
+    if (event.outcome === 'error') this.root.setStatus({ code: SpanStatusCode.ERROR, message: event.error?.message })
+    this.root.end(event.at)
+  }
+
+  /** The plugin is going away mid-run: end what is open, marked as cut short. */
+  abandon(): void {
+    const now = Date.now()
+    this.closeChats(now)
+    this.root.setAttribute(ATTR.runOutcome, 'unknown')
+    this.root.end(now)
+  }
+
+  private closeChats(at: number): void {
+    for (const span of this.chats.values()) span.end(at)
+    this.chats.clear()
+  }
+}
