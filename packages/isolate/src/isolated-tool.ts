@@ -4,17 +4,16 @@
  * even when it never looks at a signal: the worker is terminated. A throw in the worker
  * keeps its message, name and `code`; the value crosses back by structured clone.
  */
-import { isAbsolute } from 'node:path'
-import { pathToFileURL } from 'node:url'
 import type { Context } from 'cordis'
 import type { Json, ToolDefinition } from '@rein/kernel'
-import { IsolatePool, type IsolatedReply, type PoolOptions } from './pool.js'
+import { isolatedFunction } from './isolated-function.js'
+import type { PoolOptions } from './pool.js'
 
 /** A tool definition without a body, plus where the body lives. */
 export interface IsolatedToolOptions<A = any> extends Omit<ToolDefinition<A, Json>, 'execute'> {
   /** The tool's ES module: a `file:` URL (e.g. `new URL('./grep.mjs', import.meta.url)`) or an absolute path. */
   module: URL | string
-  /** The export to call as `fn(args, { progress })`. Default `'default'`. */
+  /** The export to call: a function `fn(args, { progress })`, or a tool definition whose `execute` is called. Default `'default'`. */
   export?: string
   pool?: PoolOptions
 }
@@ -35,19 +34,14 @@ export interface IsolatedTool<A = any> extends ToolDefinition<A, Json> {
  * Throws a `TypeError` at once when `module` is not absolute.
  */
 export function isolatedTool<A = any>(options: IsolatedToolOptions<A>): IsolatedTool<A> {
-  const { module, export: name = 'default', pool: poolOptions, ...definition } = options
-  const href = moduleHref(module, definition.name)
-  const pool = new IsolatePool(poolOptions)
+  const { module, export: name, pool, ...definition } = options
+  const body = isolatedFunction<A, Json>({ module, export: name, pool, label: `isolated tool "${definition.name}"` })
   return {
     ...definition,
-    async execute(args, exec) {
-      const reply = await pool.run({ module: href, export: name, args }, exec.signal, exec.progress)
-      if (reply.ok) return reply.value as Json
-      throw rebuild(reply.error)
-    },
-    threads: () => pool.threads(),
-    settled: () => pool.settled(),
-    dispose: () => pool.dispose(),
+    execute: (args, exec) => body.run(args, exec.signal, exec.progress),
+    threads: () => body.threads(),
+    settled: () => body.settled(),
+    dispose: () => body.dispose(),
   }
 }
 
@@ -60,24 +54,4 @@ export function registerIsolated<A = any>(ctx: Context, options: IsolatedToolOpt
   ctx.effect(() => () => tool.dispose())
   ctx.tools.register(tool)
   return tool
-}
-
-/** The module's `file:` URL; anything relative would resolve against the worker, not the caller. */
-function moduleHref(module: URL | string, tool: string): string {
-  const href = module instanceof URL ? module.href
-    : module.startsWith('file:') ? new URL(module).href
-      : isAbsolute(module) ? pathToFileURL(module).href : undefined
-  if (!href?.startsWith('file:')) {
-    throw new TypeError(`isolated tool "${tool}": module must be a file: URL or an absolute path, got "${String(module)}"; ` +
-      `use new URL('./tool.mjs', import.meta.url)`)
-  }
-  return href
-}
-
-/** The worker's error record as an Error the kernel reads: message, name, code. */
-function rebuild(record: Extract<IsolatedReply, { ok: false }>['error']): Error {
-  const error = new Error(record.message) as Error & { code?: string }
-  if (record.name) error.name = record.name
-  if (record.code) error.code = record.code
-  return error
 }

@@ -1,8 +1,9 @@
 /**
- * One tool's worker pool. The tinypool is created on the first call and destroyed by
- * `dispose()`; every call gets a worker of its own (at most `maxThreads` at once, the rest
- * wait in order), and an abort terminates that worker, never the others. Every thread the pool ever started is tracked until it has exited,
- * so `threads()` and `settled()` tell the truth about threads that are still shutting down.
+ * The worker pool of one isolated tool or function. The tinypool is created on the first call
+ * and destroyed by `dispose()`; every call gets a worker of its own (at most `maxThreads` at
+ * once, the rest wait in order), and an abort terminates that worker, never the others. Every
+ * thread the pool ever started is tracked until it has exited, so `threads()` and `settled()`
+ * tell the truth about threads that are still shutting down.
  */
 import { MessageChannel } from 'node:worker_threads'
 import { availableParallelism } from 'node:os'

@@ -1,9 +1,13 @@
 /**
- * The worker-thread side of an isolated tool (loaded by tinypool, never by the main thread).
- * It imports the tool's module, calls the named export with the arguments and a `progress`
- * reporter, and always answers with a plain record: a thrown error is reduced to its
- * message, name and string `code`, which a structured clone of an Error would lose.
+ * The worker-thread side of an isolated tool or function (loaded by tinypool, never by the
+ * main thread). It imports the module, calls the named export with the arguments and a
+ * `progress` reporter (or, when the export is a tool definition, its `execute` with a small
+ * `exec`), and always answers with a plain record: a thrown error is reduced to its message,
+ * name and string `code`, which a structured clone of an Error would lose.
  */
+
+/** The signal a tool definition's `execute` gets here: it never aborts, since termination replaces it. */
+const NEVER = new AbortController().signal
 
 /**
  * One call. Runs in a worker thread; the main thread terminates the thread to cancel it.
@@ -12,10 +16,12 @@
 export default async function runIsolated(task) {
   const { module, export: name, args, port } = task
   try {
-    const fn = (await import(module))[name]
-    if (typeof fn !== 'function') throw new TypeError(`${module} has no function export "${name}"`)
+    const found = (await import(module))[name]
     const progress = (info) => port.postMessage(info ?? null)
-    const value = await fn(args, { progress })
+    let value
+    if (typeof found === 'function') value = await found(args, { progress })
+    else if (typeof found?.execute === 'function') value = await found.execute(args, { progress, signal: NEVER, meta: {} })
+    else throw new TypeError(`${module} has no function export "${name}" (nor a tool definition with an execute function)`)
     // Fails here, with a readable DataCloneError, rather than later in tinypool's reply,
     // where the error itself could not be cloned either and would arrive empty.
     structuredClone(value)

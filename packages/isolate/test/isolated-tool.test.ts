@@ -60,6 +60,15 @@ describe('isolatedTool', () => {
     expect(errorOf(result)?.message).toMatch(/could not be cloned/)
   })
 
+  it('calls the execute of an export that is a tool definition, with progress and a signal that never aborts', async () => {
+    const reports: unknown[] = []
+    const result = await call(make('doubler', 'definition'), { n: 21 }, (info) => reports.push(info))
+    if (result.isError) throw new Error(`unexpected failure: ${result.error.message}`)
+    expect(result.value).toMatchObject({ doubled: 42, signalAborted: false })
+    expect((result.value as { threadId: number }).threadId).not.toBe(threadId)
+    expect(reports).toEqual([{ message: 'doubling' }])
+  })
+
   it('starts no thread before the first call', () => {
     expect(make('idle', 'whoami').threads()).toBe(0)
   })

@@ -1,15 +1,16 @@
 /**
  * The codes the file tools put on the errors they throw. The kernel turns a thrown error's
  * `code` into `error.info.code` of the result, so a policy or a test matches on these strings,
- * never on message text. Confinement refusals use the kernel's own `TOOL_DENIED`.
+ * never on message text. Confinement (`@rein/workspace`) throws the kernel's own `TOOL_DENIED`,
+ * and `NOT_FOUND` / `WRONG_TYPE` for paths that are missing or of the wrong kind.
  */
 import { TOOL_DENIED } from '@rein/kernel'
 
 export { TOOL_DENIED }
-/** The path does not exist. */
-export const NOT_FOUND = 'NOT_FOUND'
+/** The path does not exist (or its links form a loop). */
+export { NOT_FOUND } from '@rein/workspace'
 /** The path exists but is not what the tool needs (a directory for read_file, a file for list_dir). */
-export const WRONG_TYPE = 'WRONG_TYPE'
+export { WRONG_TYPE } from '@rein/workspace'
 /** The file contains NUL bytes; these tools read and edit text only. */
 export const NOT_TEXT = 'NOT_TEXT'
 /** edit_file: `old_string` does not occur in the file. */
@@ -29,12 +30,3 @@ export class FsToolError extends Error {
   }
 }
 
-/** Turns Node's own errors for a path into ones the model can act on; rethrows anything else. */
-export function explain(error: unknown, shown: string): never {
-  const code = (error as { code?: unknown } | undefined)?.code
-  if (code === 'ENOENT') throw new FsToolError(NOT_FOUND, `"${shown}" does not exist`)
-  if (code === 'EISDIR') throw new FsToolError(WRONG_TYPE, `"${shown}" is a directory, not a file`)
-  if (code === 'ENOTDIR') throw new FsToolError(WRONG_TYPE, `a parent of "${shown}" is not a directory`)
-  if (code === 'ELOOP') throw new FsToolError(NOT_FOUND, `"${shown}" cannot be resolved: its symbolic links form a loop`)
-  throw error
-}

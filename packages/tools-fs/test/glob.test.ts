@@ -30,7 +30,7 @@ describe('glob', () => {
     await ws.put({ '1.txt': '', '2.txt': '', '3.txt': '' })
     const result = await ws.call('glob', { pattern: '*.txt' })
     expect(valueOf(result)).toEqual({ files: ['1.txt', '2.txt'], total: 3, truncated: true })
-    expect(textOf(result)).toContain('1 more files not shown')
+    expect(textOf(result)).toBe('3 files match "*.txt":\n1.txt\n2.txt\n[1 more files not shown; use a narrower pattern]')
   })
 
   it('says when nothing matches, and refuses a file as the folder', async () => {

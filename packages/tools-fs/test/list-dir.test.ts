@@ -23,7 +23,7 @@ describe('list_dir', () => {
     await ws.put({ 'sub/1': '', 'sub/2': '', 'sub/3': '' })
     const result = await ws.call('list_dir', { path: 'sub' })
     expect(valueOf(result)).toMatchObject({ path: 'sub', total: 3, truncated: true, entries: [{ name: '1' }, { name: '2' }] })
-    expect(textOf(result)).toContain('1 more entries not shown')
+    expect(textOf(result)).toBe('sub: 3 entries\n1  (0 bytes)\n2  (0 bytes)\n[1 more entries not shown; use glob to narrow down]')
   })
 
   it('refuses a file and a missing folder with their own codes', async () => {

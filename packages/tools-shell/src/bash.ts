@@ -6,10 +6,11 @@
  * ends them and the call with that abort. Exclusive.
  */
 import { defineTool, type ContentBlock, type ToolExec } from '@rein/kernel'
+import { within, type Root } from '@rein/workspace'
 import type { Config } from './config.js'
 import type { Kept } from './capture.js'
+import { openCwd } from './cwd.js'
 import { run, type RunOutcome } from './run.js'
-import type { Workspace } from './workspace.js'
 
 export interface BashArgs { command: string, cwd?: string }
 
@@ -53,8 +54,8 @@ const valueSchema = {
 /** Progress is reported on the first output, then at most once a second. */
 const PROGRESS_EVERY_MS = 1000
 
-/** The `bash` tool for `workspace`, with `shell` (an absolute path) and `env` (already picked). */
-export function bashTool(workspace: Workspace, config: Config, shell: string, env: Record<string, string>) {
+/** The `bash` tool for `root`, with `shell` (an absolute path) and `env` (already picked). */
+export function bashTool(root: Root, config: Config, shell: string, env: Record<string, string>) {
   const limit = config.timeoutMs === undefined ? '' : ` Commands are stopped after ${config.timeoutMs}ms.`
   return defineTool<BashArgs, BashValue>({
     name: 'bash',
@@ -76,20 +77,25 @@ export function bashTool(workspace: Workspace, config: Config, shell: string, en
     // (which keeps the output so far) fires first and the plugin stays a backstop.
     ...(config.timeoutMs === undefined ? {} : { timeoutMs: config.timeoutMs + 2 * config.killGraceMs + 1000 }),
     async execute(args, exec) {
-      const cwd = await workspace.cwd(args.cwd)
+      const dir = await openCwd(root, args.cwd)
       const signal = exec.signal
-      const outcome = await run({
-        shell,
-        command: args.command,
-        cwd,
-        env,
-        signal,
-        timeoutMs: config.timeoutMs,
-        killGraceMs: config.killGraceMs,
-        keepBytes: config.maxOutputBytes,
-        onSpawn: (pid) => { exec.meta.pid = pid },
-        onOutput: throttledProgress(exec),
-      })
+      let outcome: RunOutcome
+      try {
+        outcome = await run({
+          shell,
+          command: args.command,
+          cwd: within(dir), // the checked folder itself, never its path again
+          env,
+          signal,
+          timeoutMs: config.timeoutMs,
+          killGraceMs: config.killGraceMs,
+          keepBytes: config.maxOutputBytes,
+          onSpawn: (pid) => { exec.meta.pid = pid },
+          onOutput: throttledProgress(exec),
+        })
+      } finally {
+        await dir.close()
+      }
       if (outcome.survivors.length > 0) exec.meta.survivors = outcome.survivors
       if (outcome.aborted) throw signal.reason ?? new DOMException('This operation was aborted', 'AbortError')
       return toValue(outcome, config.maxOutputBytes)

@@ -2,13 +2,12 @@
  * `edit_file`: an exact string replacement in a text file inside the root. The match is
  * literal (no regex, no `$` patterns). Without `replace_all` the old string must occur exactly
  * once, so an edit never lands in a place the model did not mean. The file is read and
- * rewritten through one descriptor checked to be inside the root (opened.ts). Exclusive.
+ * rewritten through one descriptor checked to be inside the root (`openInside`). Exclusive.
  */
 import { defineTool, type ContentBlock } from '@rein/kernel'
+import { FOR, openInside, type Root } from '@rein/workspace'
 import { EDIT_NO_CHANGE, EDIT_NO_MATCH, EDIT_NOT_UNIQUE, FsToolError, NOT_TEXT, WRONG_TYPE } from '../codes.js'
 import { looksBinary } from '../lines.js'
-import { FOR, openInside } from '../opened.js'
-import type { Root } from '../root.js'
 
 export interface EditFileArgs { path: string, old_string: string, new_string: string, replace_all?: boolean }
 export interface EditFileValue { path: string, replacements: number, bytes: number }

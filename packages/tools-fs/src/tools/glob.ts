@@ -1,15 +1,14 @@
 /**
  * `glob`: files inside the root whose path matches a glob pattern (tinyglobby syntax:
- * `*`, `**`, `?`, `{a,b}`, `[...]`), sorted by path, at most `maxEntries`, with the total.
- * Paths in the result are relative to the root, so they can be passed on to read_file. Each
- * one was, when checked, a regular file inside the root.
+ * `*`, `**`, `?`, `{a,b}`, `[...]`), sorted by path: the first `maxEntries`, and the exact
+ * total, so the result says exactly how many were left out. Paths in the result are relative
+ * to the root, ready for read_file. Each was, when checked, a regular file inside the root.
  */
 import { defineTool, type ContentBlock } from '@rein/kernel'
-import { FsToolError, WRONG_TYPE } from '../codes.js'
+import { headItems } from '@rein/retention'
+import { FOR, keepInside, openInside, type Root } from '@rein/workspace'
 import type { Config } from '../config.js'
-import { FOR, openInside } from '../opened.js'
-import type { Root } from '../root.js'
-import { checkPattern, findFiles, keepInside } from '../walk.js'
+import { checkPattern, findFiles } from '../walk.js'
 
 export interface GlobArgs { pattern: string, path?: string }
 export interface GlobValue { files: string[], total: number, truncated: boolean }
@@ -51,8 +50,8 @@ export function globTool(root: Root, config: Config) {
       const dir = await openInside(root, real, FOR.folder, args.path ?? '.', notFolder)
       await dir.close()
       const found = await keepInside(root, await findFiles(real, args.pattern, config.ignore, exec.signal), exec.signal)
-      const files = found.slice(0, config.maxEntries).map((file) => root.show(file))
-      return { files, total: found.length, truncated: found.length > files.length }
+      const kept = headItems(found, config.maxEntries)
+      return { files: kept.items.map((file) => root.show(file)), total: kept.total, truncated: kept.omitted > 0 }
     },
   })
 }

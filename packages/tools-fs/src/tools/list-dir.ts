@@ -1,14 +1,14 @@
 /**
  * `list_dir`: the entries of one folder inside the root, sorted by name, with their kind
- * and (for files) size. At most `maxEntries` are returned; the result then says how many
- * there are in all. Symbolic links are listed as links and never followed. The folder is
+ * and (for files) size. The first `maxEntries` are returned; the result then says exactly how
+ * many there are in all. Symbolic links are listed as links and never followed. The folder is
  * opened once and checked to be inside the root; entries are read through that descriptor.
  */
 import { lstat, opendir } from 'node:fs/promises'
 import { defineTool, type ContentBlock } from '@rein/kernel'
+import { headItems } from '@rein/retention'
+import { FOR, openInside, within, type Root } from '@rein/workspace'
 import type { Config } from '../config.js'
-import { FOR, openInside, within } from '../opened.js'
-import type { Root } from '../root.js'
 
 export interface ListDirArgs { path?: string }
 export type EntryType = 'file' | 'dir' | 'symlink' | 'other'
@@ -63,12 +63,13 @@ export function listDirTool(root: Root, config: Config) {
           names.push(entry.name)
         }
         names.sort()
+        const kept = headItems(names, config.maxEntries)
         const entries: DirEntry[] = []
-        for (const name of names.slice(0, config.maxEntries)) {
+        for (const name of kept.items) {
           exec.signal.throwIfAborted()
           entries.push(await describe(within(dir, name), name))
         }
-        return { path: shown, entries, total: names.length, truncated: names.length > entries.length }
+        return { path: shown, entries, total: kept.total, truncated: kept.omitted > 0 }
       } finally {
         await dir.close()
       }

@@ -3,14 +3,13 @@
  * `limit` the number of lines; the window is also capped in bytes, and the result always
  * says the file's total lines and bytes and, when there is more, the offset to continue
  * from. Reading the windows in turn reproduces the file byte for byte. The file is read
- * through a descriptor checked to be inside the root (opened.ts).
+ * through a descriptor checked to be inside the root (`openInside`).
  */
 import { defineTool, type ContentBlock } from '@rein/kernel'
+import { FOR, openInside, type Root } from '@rein/workspace'
 import { FsToolError, NOT_TEXT, WRONG_TYPE } from '../codes.js'
 import type { Config } from '../config.js'
 import { looksBinary, readWindow } from '../lines.js'
-import { FOR, openInside } from '../opened.js'
-import type { Root } from '../root.js'
 
 export interface ReadFileArgs { path: string, offset?: number, limit?: number }
 

@@ -2,11 +2,10 @@
  * `write_file`: creates or replaces a text file inside the root, creating missing parent
  * folders (inside the root) on the way. Exclusive: it never runs alongside another call.
  * A path that leads out of the root is refused before anything is created, and the file is
- * truncated and written only through a descriptor checked to be inside the root (create.ts).
+ * truncated and written only through a descriptor checked to be inside the root (`openForWrite`).
  */
 import { defineTool, type ContentBlock } from '@rein/kernel'
-import { openForWrite } from '../create.js'
-import type { Root } from '../root.js'
+import { openForWrite, type Root } from '@rein/workspace'
 
 export interface WriteFileArgs { path: string, content: string }
 export interface WriteFileValue { path: string, bytes: number, created: boolean }

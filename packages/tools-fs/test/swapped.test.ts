@@ -1,20 +1,21 @@
+// The tools when a folder on the path is swapped for a link right after the path was checked:
+// every tool refuses, and nothing outside is read, listed, created or changed.
 import { execFileSync } from 'node:child_process'
 import { mkdir, readdir, readFile, rename, symlink, writeFile } from 'node:fs/promises'
 import path from 'node:path'
 import { Context } from 'cordis'
 import * as kernel from '@rein/kernel'
 import { TOOL_DENIED } from '@rein/kernel'
+import { Root } from '@rein/workspace'
 import { describe, expect, it, onTestFinished } from 'vitest'
 import * as toolsFs from '../src/index.js'
-import { checkProcFd } from '../src/opened.js'
-import { Root } from '../src/root.js'
+import { inlineMatcher } from '../src/matcher.js'
 import { editFileTool } from '../src/tools/edit-file.js'
 import { globTool } from '../src/tools/glob.js'
 import { grepTool } from '../src/tools/grep.js'
 import { listDirTool } from '../src/tools/list-dir.js'
 import { readFileTool } from '../src/tools/read-file.js'
 import { writeFileTool } from '../src/tools/write-file.js'
-import { keepInside } from '../src/walk.js'
 import { codeOf, textOf, valueOf, workspace, type Workspace } from './helpers.js'
 
 const SECRET = 'top secret token\n'
@@ -40,7 +41,7 @@ async function swappedAfterCheck() {
   ctx.plugin(kernel)
   await ctx.start()
   onTestFinished(() => ctx.stop())
-  for (const tool of [readFileTool(root, config), writeFileTool(root), editFileTool(root), listDirTool(root, config), globTool(root, config), grepTool(root, config)]) {
+  for (const tool of [readFileTool(root, config), writeFileTool(root), editFileTool(root), listDirTool(root, config), globTool(root, config), grepTool(root, config, inlineMatcher())]) {
     ctx.tools.register(tool)
   }
   let ids = 0
@@ -98,18 +99,6 @@ describe('a path swapped for a link between the check and the open', () => {
   })
 })
 
-describe('keepInside', () => {
-  it('keeps regular files inside the root and drops what a link on the way leads outside', async () => {
-    const ws = await workspace()
-    await ws.put({ 'a.txt': 'a', 'dir/b.txt': 'b' })
-    await symlink(ws.outside, path.join(ws.root, 'out'))
-    await symlink(path.join(ws.root, 'a.txt'), path.join(ws.root, 'alias.txt'))
-    const root = Root.open(ws.root, 'test')
-    const files = ['a.txt', 'dir/b.txt', 'dir', 'out/secret.txt', 'alias.txt', 'missing.txt'].map((file) => path.join(ws.root, file))
-    expect(await keepInside(root, files, new AbortController().signal)).toEqual([path.join(ws.root, 'a.txt'), path.join(ws.root, 'dir/b.txt')])
-  })
-})
-
 describe('opening what is not a regular file', () => {
   it('answers WRONG_TYPE for a FIFO at once instead of waiting for a writer', async () => {
     const ws = await workspace()
@@ -118,14 +107,5 @@ describe('opening what is not a regular file', () => {
     expect(codeOf(await ws.call('read_file', { path: 'd/pipe' }))).toBe('WRONG_TYPE')
     expect(codeOf(await ws.call('edit_file', { path: 'd/pipe', old_string: 'a', new_string: 'b' }))).toBe('WRONG_TYPE')
     expect(valueOf(await ws.call('grep', { pattern: 'x', path: 'd' }))).toMatchObject({ filesSearched: 0 })
-  })
-})
-
-describe('checkProcFd', () => {
-  it('passes for a real root and fails with what is needed when the root cannot be opened', async () => {
-    const ws = await workspace()
-    expect(() => checkProcFd(Root.open(ws.root, 'test'), 'test')).not.toThrow()
-    const gone = { real: path.join(ws.root, 'missing'), path: ws.root } as Root
-    expect(() => checkProcFd(gone, 'owner')).toThrow(/^owner: cannot tell where an opened file is .*Linux with \/proc mounted/)
   })
 })

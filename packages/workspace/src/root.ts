@@ -1,24 +1,33 @@
 /**
- * Confinement to the configured root. Every path a tool touches goes through `Root.resolve`,
- * which refuses (code `TOOL_DENIED`) a path whose lexical form lies outside the root (`..`,
- * an absolute path elsewhere) and a path whose real form, after every symbolic link on the
- * way is followed (dangling ones too), lies outside the root's real path. Tools then use the
- * resolved real path, never the text the model sent, and check where the descriptor they
- * opened really is (`opened.ts`), since the path may change between this check and the open.
+ * The root and the resolution of a model-given path against it. `Root.resolve` refuses with
+ * `TOOL_DENIED` a path whose lexical form lies outside the root (`..` that climbs out, an
+ * absolute path elsewhere) and a path whose real form lies outside the root's real path.
+ * Every symbolic link on the way is followed, a dangling one too: a link is judged by where it
+ * points, whether or not that exists yet (the dangling-link rule, README). A resolved path is
+ * only a check: callers open it with `openInside` / `openForWrite`, which check again.
  */
 import { realpathSync, statSync } from 'node:fs'
 import { lstat, readlink, realpath } from 'node:fs/promises'
 import path from 'node:path'
-import { explain, FsToolError, TOOL_DENIED } from './codes.js'
+import { explain, TOOL_DENIED, WorkspaceError } from './errors.js'
 
-/** A path inside the root: `real` is what the tools open, `shown` is what the model is told. */
+/** A path inside the root: `real` is what callers open, `shown` is what the model is told. */
 export interface Resolved {
-  /** The absolute real path (symbolic links followed as far as they exist). */
+  /** The absolute real path (symbolic links followed, dangling ones to where they point). */
   real: string
   /** The path relative to the root, with `/` separators (`.` for the root itself). */
   shown: string
 }
 
+/** How a root names things in its messages. */
+export interface RootOptions {
+  /** What a model-given path is called in refusals: `path "x" is refused: ...`. Default `'path'`. */
+  noun?: string
+  /** What the root is for, in the message for a missing `root`. Default `'the folder the tools may use'`. */
+  purpose?: string
+}
+
+/** Links followed for one path before it counts as a loop (the kernel's own limit is 40). */
 const MAX_LINKS = 40
 
 export class Root {
@@ -27,12 +36,15 @@ export class Root {
     readonly path: string,
     /** The root's real path. */
     readonly real: string,
+    /** What a model-given path is called in refusals. */
+    readonly noun: string,
   ) {}
 
-  /** Checks the configured root once, at plugin start. Throws a message saying how to fix it. */
-  static open(root: unknown, owner: string): Root {
+  /** Checks the configured root once, at plugin start. Throws a message, prefixed by `owner`, saying how to fix it. */
+  static open(root: unknown, owner: string, options: RootOptions = {}): Root {
+    const purpose = options.purpose ?? 'the folder the tools may use'
     if (typeof root !== 'string' || root === '') {
-      throw new Error(`${owner}: config.root is required: the folder the tools may use (e.g. { root: '.' })`)
+      throw new Error(`${owner}: config.root is required: ${purpose} (e.g. { root: '.' })`)
     }
     const absolute = path.resolve(root)
     let real: string
@@ -44,17 +56,17 @@ export class Root {
     if (!statSync(real).isDirectory()) {
       throw new Error(`${owner}: config.root "${root}" (${absolute}) is not a directory`)
     }
-    return new Root(absolute, real)
+    return new Root(absolute, real, options.noun ?? 'path')
   }
 
-  /** Resolves `input` (relative to the root, or absolute) or throws `TOOL_DENIED` / `NOT_FOUND`-style errors. */
+  /** Resolves `input` (relative to the root, or absolute). Throws `TOOL_DENIED`, `NOT_FOUND` or `WRONG_TYPE`. */
   async resolve(input: string): Promise<Resolved> {
-    if (input.includes('\0')) throw new FsToolError(TOOL_DENIED, `path "${input.replace(/\0/g, '\\0')}" contains a NUL byte`)
+    if (input.includes('\0')) throw new WorkspaceError(TOOL_DENIED, `${this.noun} "${input.replace(/\0/g, '\\0')}" contains a NUL byte`)
     const lexical = path.resolve(this.path, input)
     const base = inside(lexical, this.path) ? this.path : inside(lexical, this.real) ? this.real : undefined
     if (base === undefined) {
       const how = input.split(/[\\/]/).includes('..') ? 'its ".." segments lead out of' : 'it is outside'
-      throw new FsToolError(TOOL_DENIED, `path "${input}" is refused: ${how} the root ${this.path}`)
+      throw new WorkspaceError(TOOL_DENIED, `${this.noun} "${input}" is refused: ${how} the root ${this.path}`)
     }
     let real: string
     try {
@@ -63,8 +75,8 @@ export class Root {
       explain(error, input)
     }
     if (!inside(real, this.real)) {
-      throw new FsToolError(TOOL_DENIED,
-        `path "${input}" is refused: a symbolic link on it leads to ${real}, outside the root ${this.path}`)
+      throw new WorkspaceError(TOOL_DENIED,
+        `${this.noun} "${input}" is refused: a symbolic link on it leads to ${real}, outside the root ${this.path}`)
     }
     return { real, shown: toShown(path.relative(base, lexical)) }
   }

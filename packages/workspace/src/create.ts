@@ -9,7 +9,7 @@
 import { constants } from 'node:fs'
 import { lstat, mkdir, open, rmdir, unlink, type FileHandle } from 'node:fs/promises'
 import path from 'node:path'
-import { FsToolError, TOOL_DENIED, WRONG_TYPE } from './codes.js'
+import { TOOL_DENIED, WorkspaceError, WRONG_TYPE } from './errors.js'
 import { ensureInside, failedOpen, FOR, openInside, within } from './opened.js'
 import type { Root } from './root.js'
 
@@ -20,26 +20,26 @@ const CREATE = WRITE | O_CREAT | O_EXCL
 const ATTEMPTS = 3
 
 export interface Writable {
-  /** Open for writing, inside the root, a regular file; the caller truncates and closes it. */
+  /** Open for writing, inside the root, a regular file; the caller truncates, writes and closes it. */
   handle: FileHandle
   /** This call created the file. */
   created: boolean
 }
 
-/** Opens the file at `real` (a resolved path inside the root) for writing. `input` names it in errors. */
+/** Opens the file at `real` (a path `root.resolve` returned) for writing. `input` names it in errors. */
 export async function openForWrite(root: Root, real: string, input: string): Promise<Writable> {
-  if (real === root.real) throw new FsToolError(WRONG_TYPE, `"${input}" is a directory`)
+  if (real === root.real) throw new WorkspaceError(WRONG_TYPE, `"${input}" is a directory`)
   const dir = await openFolders(root, path.dirname(real), input)
   try {
-    const name = path.basename(real)
-    const at = within(dir, name)
+    const at = within(dir, path.basename(real))
     for (let attempt = 1; ; attempt++) {
-      const made = await open(at, CREATE, 0o666).catch((error) => (code(error) === 'EEXIST' ? undefined : failedOpen(error, at, input)))
-      const handle = made ?? await open(at, WRITE).catch((error) => (code(error) === 'ENOENT' && attempt < ATTEMPTS ? undefined : failedOpen(error, at, input)))
+      const made = await open(at, CREATE, 0o666).catch((error) => (code(error) === 'EEXIST' ? undefined : failedOpen(root, error, at, input)))
+      const handle = made ?? await open(at, WRITE)
+        .catch((error) => (code(error) === 'ENOENT' && attempt < ATTEMPTS ? undefined : failedOpen(root, error, at, input)))
       if (!handle) continue
       try {
         await ensureInside(root, handle, input)
-        if (!(await handle.stat()).isFile()) throw new FsToolError(WRONG_TYPE, `"${input}" is not a regular file`)
+        if (!(await handle.stat()).isFile()) throw new WorkspaceError(WRONG_TYPE, `"${input}" is not a regular file`)
       } catch (error) {
         if (made) await removeMade(made, at)
         await handle.close()
@@ -55,7 +55,7 @@ export async function openForWrite(root: Root, real: string, input: string): Pro
 /** The folder `real` (inside the root) as an open descriptor, making missing folders on the way. */
 async function openFolders(root: Root, real: string, input: string): Promise<FileHandle> {
   const names = path.relative(root.real, real).split(path.sep).filter((name) => name !== '')
-  if (names.includes('..')) throw new FsToolError(TOOL_DENIED, `path "${input}" is refused: it is outside the root ${root.path}`)
+  if (names.includes('..')) throw new WorkspaceError(TOOL_DENIED, `${root.noun} "${input}" is refused: it is outside the root ${root.path}`)
   let dir = await openInside(root, root.real, FOR.folder, input)
   try {
     for (const name of names) {
@@ -74,10 +74,10 @@ async function openFolders(root: Root, real: string, input: string): Promise<Fil
 async function step(root: Root, dir: FileHandle, name: string, input: string): Promise<FileHandle> {
   const at = within(dir, name)
   let made = false
-  let next = await open(at, FOR.folder).catch((error) => (code(error) === 'ENOENT' ? undefined : failedOpen(error, at, input)))
+  let next = await open(at, FOR.folder).catch((error) => (code(error) === 'ENOENT' ? undefined : failedOpen(root, error, at, input)))
   if (!next) {
-    made = await mkdir(at).then(() => true, (error) => (code(error) === 'EEXIST' ? false : failedOpen(error, at, input)))
-    next = await open(at, FOR.folder).catch((error) => failedOpen(error, at, input))
+    made = await mkdir(at).then(() => true, (error) => (code(error) === 'EEXIST' ? false : failedOpen(root, error, at, input)))
+    next = await open(at, FOR.folder).catch((error) => failedOpen(root, error, at, input))
   }
   try {
     await ensureInside(root, next, input)
