@@ -9,7 +9,7 @@
  *     dispatch costs tens of µs, so an event is only built and sent when someone listens).
  */
 import type { Context } from 'cordis'
-import type { AssistantMessage, ExecutionMode, Json, Message, ToolExecutionResult } from '@rein/kernel'
+import { eventBus, type AssistantMessage, type EventBus, type ExecutionMode, type Json, type Message, type ToolExecutionResult } from '@rein/kernel'
 import type { CallTiming, TurnOutcome } from './session.js'
 
 /** Every event names its run: `runId` is new for each `agent.run()`, `agent` is the agent's name. */
@@ -150,19 +150,16 @@ type Handler = (event: never) => void
  * build an event nobody receives.
  */
 export class AgentEvents {
-  // Looked up once: every cordis property lookup (on `ctx`, and on its lifecycle) goes through
-  // proxies. `_hooks` is the lifecycle's own table of listeners, updated in place; it is read
-  // only to skip a cordis dispatch that would reach nobody (see docs/ARCHITECTURE.md).
-  private readonly lifecycle: Context['lifecycle']
-  private readonly hooks: Context['lifecycle']['_hooks']
+  // Looked up once (every cordis property lookup goes through proxies); it answers whether a
+  // cordis dispatch would reach anybody, so that none is built for nobody.
+  private readonly bus: EventBus
   // Per event, this run's handlers. Replaced, never changed in place, so a handler that
   // subscribes or unsubscribes during a dispatch does not disturb it.
   private handlers: { [K in RunEventName]?: readonly Handler[] } = {}
   private closed = false
 
   constructor(private readonly ctx: Context, readonly runId: string) {
-    this.lifecycle = ctx.lifecycle
-    this.hooks = this.lifecycle._hooks
+    this.bus = eventBus(ctx)
   }
 
   /** Subscribes `observer`'s handlers to this run's events; returns the unsubscribe function. */
@@ -186,8 +183,7 @@ export class AgentEvents {
   /** Whether emitting `name` now would reach a listener. */
   listens(name: keyof AgentEventMap): boolean {
     if (name !== 'agent/run-start' && this.handlers[name] !== undefined) return true
-    const hooks = this.hooks
-    return hooks[name]?.length > 0 || hooks['internal/event']?.length > 0
+    return this.bus.listens(name)
   }
 
   /** Sends `event` to this run's observers, then to `ctx.on` listeners; each throw is logged. */
@@ -202,11 +198,10 @@ export class AgentEvents {
         }
       }
     }
-    const hooks = this.hooks
-    if (!(hooks[name]?.length > 0 || hooks['internal/event']?.length > 0)) return
+    if (!this.bus.listens(name)) return
     // cordis stops at the first listener that throws: the ones after it miss this event.
     try {
-      this.lifecycle.emit(name, event)
+      this.bus.emit(name, event)
     } catch (error) {
       this.warn(name, error)
     }

@@ -25,7 +25,7 @@ export type { PreExecuteHandler, ExecuteHandler, PostExecuteHandler, ResultObser
 export { HOOK_NAMES, HOOKS, type HookRule } from './hooks.js'
 export { defineTool, renderValue, type ToolDefinition, type JsonSchema } from './define-tool.js'
 export { ToolService } from './service.js'
-export { pluginName } from './cordis-internals.js'
+export { pluginName, eventBus, type EventBus } from './cordis-internals.js'
 export type { ApprovalService, Guard } from './pipeline.js'
 export { ToolDefinitionError } from './registry.js'
 export { failure, codeOf, isContent, isContentBlock, finalizeContent } from './results.js'

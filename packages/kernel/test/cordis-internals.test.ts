@@ -3,7 +3,7 @@
 import { Context, Schema } from 'cordis'
 import { afterEach, describe, expect, it } from 'vitest'
 import {
-  interceptListeners, onLifecycleChange, pluginName, pluginRuntimes, scopeFacts, trackListeners, untraced,
+  eventBus, interceptListeners, onLifecycleChange, pluginName, pluginRuntimes, scopeFacts, trackListeners, untraced,
 } from '../src/cordis-internals.js'
 
 describe('cordis internals rein relies on', () => {
@@ -86,5 +86,22 @@ describe('cordis internals rein relies on', () => {
     expect(afterStart).toBeGreaterThan(0)
     fork.dispose()
     expect(changes).toBeGreaterThan(afterStart)
+  })
+})
+
+describe('the lifecycle event table', () => {
+  it('lists listeners by name in _hooks, updated in place, so the bus can tell when an emit would reach nobody', async () => {
+    const ctx = new Context()
+    await ctx.start()
+    const bus = eventBus(ctx)
+    expect(bus.listens('some/event')).toBe(false)
+    const seen: unknown[] = []
+    const off = ctx.on('some/event' as never, ((value: unknown) => { seen.push(value) }) as never)
+    expect(bus.listens('some/event')).toBe(true)
+    bus.emit('some/event', 42)
+    expect(seen).toEqual([42])
+    off()
+    expect(bus.listens('some/event')).toBe(false)
+    await ctx.stop()
   })
 })
