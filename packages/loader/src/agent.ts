@@ -2,31 +2,16 @@
  * The harness's agent, built on first use from `@rein/agent`'s `createAgent` with the
  * provider and the `agent` section; its system prompt is `agent.system` followed by the
  * few-shot examples (`system-prompt.ts`). Building it lazily keeps commands that never run a
- * model (`rein check`, `rein chains`) working without a provider; a missing provider, a
- * missing `createAgent` or an example its tool rejects is thrown when `.agent` is first read.
+ * model (`rein check`, `rein chains`) working without a provider; a missing provider or an example its tool rejects is thrown when `.agent` is first read.
  * A session the loader opened from the file's `session` path is closed with the harness.
  */
 import type { Context } from 'cordis'
 import type { Provider } from '@rein/kernel'
-import type { Agent, AgentOptions, SessionStore } from '@rein/agent'
+import { createAgent, jsonlSession, type Agent, type SessionStore } from '@rein/agent'
 import type { AgentSettings } from './config.js'
 import { ConfigError, LoaderCodes } from './errors.js'
 import type { PromptSources } from './examples.js'
 import { systemPrompt } from './system-prompt.js'
-
-type AgentModule = {
-  createAgent?: (ctx: Context, options: AgentOptions) => Agent
-  jsonlSession?: (path: string) => SessionStore
-}
-
-/** Imports `@rein/agent`, or keeps the import's failure to report when the agent is needed. */
-export async function importAgentModule(): Promise<AgentModule | Error> {
-  try {
-    return await import('@rein/agent') as AgentModule
-  } catch (error) {
-    return error instanceof Error ? error : new Error(String(error))
-  }
-}
 
 /** What the lazy agent needs to know. */
 export interface AgentPlan {
@@ -40,7 +25,6 @@ export interface AgentPlan {
   /** A session store passed in code (the caller owns it), else the `session` path of the file. */
   session: SessionStore | undefined
   sessionPath: string | undefined
-  module: AgentModule | Error
   /** The example files and where `agent.system` is written, read at load; none for a harness built in code. */
   prompt?: PromptSources
 }
@@ -65,25 +49,18 @@ export function lazyAgent(plan: AgentPlan): LazyAgent {
 }
 
 function createAgentNow(plan: AgentPlan, onOpen: (store: SessionStore) => void): Agent {
-  const { ctx, file, settings, provider, sessionPath, module } = plan
+  const { ctx, file, settings, provider, sessionPath } = plan
   const unavailable = (detail: string) => new ConfigError(LoaderCodes.AGENT_UNAVAILABLE, { file }, detail)
   if (!provider) {
     throw unavailable(plan.builder === 'loadHarness'
       ? 'no provider: add a "provider: { use, config }" section, or pass { provider } to loadHarness'
       : 'no provider: pass { provider } to createHarness')
   }
-  if (module instanceof Error) throw unavailable(`cannot import @rein/agent: ${module.message}`)
-  if (typeof module.createAgent !== 'function') {
-    throw unavailable('@rein/agent does not export createAgent(ctx, options); build the workspace (npx tsc -b) or update @rein/agent')
-  }
   const system = systemPrompt(ctx, settings.system, plan.prompt)
   let session = plan.session
   if (!session && sessionPath !== undefined) {
-    if (typeof module.jsonlSession !== 'function') {
-      throw unavailable(`"session: ${sessionPath}" needs jsonlSession(path) from @rein/agent, which it does not export`)
-    }
-    session = module.jsonlSession(sessionPath)
+    session = jsonlSession(sessionPath)
     onOpen(session)
   }
-  return module.createAgent(ctx, { ...settings, ...(system === undefined ? {} : { system }), provider, ...(session ? { session } : {}) })
+  return createAgent(ctx, { ...settings, ...(system === undefined ? {} : { system }), provider, ...(session ? { session } : {}) })
 }

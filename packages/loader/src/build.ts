@@ -12,7 +12,7 @@ import { Context, type EffectScope, type ForkScope } from 'cordis'
 import * as kernel from '@rein/kernel'
 import { startupProblemOf, startupProblems, type Provider, type StartupProblem } from '@rein/kernel'
 import type { Agent } from '@rein/agent'
-import { importAgentModule, lazyAgent, type AgentPlan } from './agent.js'
+import { lazyAgent, type AgentPlan } from './agent.js'
 import type { EntryConfig } from './config.js'
 import { ConfigError, ConfigErrors, LoaderCodes, ValueProblem, type LoaderCode, type Location } from './errors.js'
 import type { PluginModule } from './modules.js'
@@ -43,7 +43,7 @@ export interface HarnessPlan {
   /** The provider, or undefined for none. Throws `ConfigError`. */
   provider(): Promise<Provider | undefined>
   /** How the agent is built on first use. */
-  agent: Omit<AgentPlan, 'ctx' | 'provider' | 'module'>
+  agent: Omit<AgentPlan, 'ctx' | 'provider'>
 }
 
 /** A plugin or tool entry as applied: the module's plugin and its cordis fork. */
@@ -78,7 +78,7 @@ export interface BuiltHarness {
 
 /** Builds the harness of `plan`. Throws `ConfigErrors` with every problem, after stopping what it started. */
 export async function buildHarness(plan: HarnessPlan): Promise<BuiltHarness> {
-  const [provider, built, agentModule] = await Promise.allSettled([plan.provider(), applyEntries(plan.entries), importAgentModule()])
+  const [provider, built] = await Promise.allSettled([plan.provider(), applyEntries(plan.entries)])
   if (built.status === 'rejected') throw built.reason
   const { ctx, applied, problems, warnings } = built.value
   if (provider.status === 'rejected' && !(provider.reason instanceof ConfigError)) {
@@ -94,7 +94,6 @@ export async function buildHarness(plan: HarnessPlan): Promise<BuiltHarness> {
     ...plan.agent,
     ctx,
     provider: provider.status === 'fulfilled' ? provider.value : undefined,
-    module: agentModule.status === 'fulfilled' ? agentModule.value : new Error(String(agentModule.reason)),
   })
   let disposed: Promise<void> | undefined
   return {
