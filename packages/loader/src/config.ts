@@ -13,7 +13,7 @@ import type { ValuePath, YamlSource } from './source.js'
 
 /** The top-level keys of `rein.yaml`, in the order the docs present them. */
 export const TOP_LEVEL_KEYS = ['provider', 'plugins', 'tools', 'agent', 'examples', 'session'] as const
-const ENTRY_KEYS = ['use', 'config', 'optional'] as const
+const ENTRY_KEYS = ['use', 'config', 'optional', 'isolate'] as const
 const AGENT_KEYS = ['maxTurns', 'maxParallelToolCalls', 'system'] as const
 
 /** One `{ use, config, optional }` entry, with where it is. */
@@ -27,6 +27,8 @@ export interface EntryConfig {
   config: unknown
   /** `optional: true`: if the entry fails to load or start, the harness runs without it and says so. */
   optional: boolean
+  /** `isolate: true` (tools only): the module default-exports one tool, whose body runs in a worker thread. */
+  isolate: boolean
   /** The line of the entry, and how errors name it: `plugins[2] (@rein/plugin-retry)`. */
   line: number
   label: string
@@ -111,10 +113,17 @@ export function readHarnessConfig(
       report(LoaderCodes.CONFIG_INVALID, [...path, 'optional'], `"optional" must be true or false (got ${JSON.stringify(written.optional)})`)
       ok = false
     }
+    if (written.isolate !== undefined && section !== 'tools') {
+      report(LoaderCodes.CONFIG_INVALID, [...path, 'isolate'], '"isolate" applies to tool modules (entries under tools:), whose default export is one tool definition')
+      ok = false
+    } else if (written.isolate !== undefined && typeof written.isolate !== 'boolean') {
+      report(LoaderCodes.CONFIG_INVALID, [...path, 'isolate'], `"isolate" must be true or false (got ${JSON.stringify(written.isolate)})`)
+      ok = false
+    }
     if (!ok || !item) return undefined
     const config = item.config === undefined || item.config === null ? undefined : resolveRelativePaths(item.config, source.dir)
     return {
-      section, index, use: use as string, config, optional: written.optional === true,
+      section, index, use: use as string, config, optional: written.optional === true, isolate: written.isolate === true,
       line: source.lineOf(path), label: labelAt(raw, path) ?? section, path,
     }
   }

@@ -6,6 +6,7 @@
 import type { EntryPlan } from './build.js'
 import type { EntryConfig } from './config.js'
 import { ConfigError, ValueProblem, type LoaderCode, type Location } from './errors.js'
+import { isolatedToolPlugin } from './isolated-entry.js'
 import { importModule, pluginOf, type ModuleNamespace } from './modules.js'
 import { resolveModule } from './resolve.js'
 import type { ValuePath, YamlSource } from './source.js'
@@ -19,7 +20,7 @@ export function fileEntryPlan(source: YamlSource, entry: EntryConfig): EntryPlan
     entry,
     load: async () => {
       const { namespace, file } = await importEntryModule(source, entry)
-      return { plugin: pluginOf(namespace), file }
+      return { plugin: entry.isolate ? isolatedToolPlugin(namespace, file) : pluginOf(namespace), file }
     },
     locate: (path) => entryLocation(source, entry, path),
   }
