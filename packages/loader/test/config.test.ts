@@ -51,7 +51,7 @@ describe('readHarnessConfig', () => {
     expect(errorOf('plugins:\n  - use: a\n  - config: { x: 1 }\n').message)
       .toBe('/project/rein.yaml:3 plugins[1]: "use" must name a package or a local file (./plugin.ts)')
     expect(errorOf('plugins:\n  - use: a\n    with: { x: 1 }\n').message)
-      .toBe('/project/rein.yaml:3 plugins[0] (a): unknown entry key "with"; valid keys: use, config, optional')
+      .toBe('/project/rein.yaml:3 plugins[0] (a): unknown entry key "with"; valid keys: use, config, optional, isolate')
   })
 
   it('reads optional: true on plugins and tools, and refuses anything but a boolean, or on the provider', () => {
@@ -75,7 +75,7 @@ describe('readHarnessConfig', () => {
       'tool: []',
     ].join('\n'))
     expect(problems.map((p) => p.message)).toEqual([
-      '/project/rein.yaml:3 plugins[0] (a): unknown entry key "confg" (did you mean "config"?); valid keys: use, config, optional',
+      '/project/rein.yaml:3 plugins[0] (a): unknown entry key "confg" (did you mean "config"?); valid keys: use, config, optional, isolate',
       '/project/rein.yaml:6 plugins[2] (c): environment variable REIN_NOPE is not set (referenced as ${env:REIN_NOPE}); set it or remove the reference',
       '/project/rein.yaml:6 plugins[2] (c): environment variable REIN_NOPE_TOO is not set (referenced as ${env:REIN_NOPE_TOO}); set it or remove the reference',
       '/project/rein.yaml:7 agent: maxTurns must be a positive integer (got 0)',
