@@ -1,10 +1,12 @@
 /**
  * The config schema. Everything is checked when the plugin is loaded, never per call: the
- * shape by the schema, and every glob by compiling the policy once. A bad entry fails the load
- * with a message that names it, e.g. `$.rules[1].when.path "src/[" has a "[" without its closing "]"`.
+ * shape by the schema, and every matcher and glob by compiling the policy once. A bad entry fails
+ * the load with a message that names it and the fix, e.g.
+ * `$.rules[1].when.command has an unknown key "shel": the only key is "shell", as in { shell: "rm *" }`.
  */
 import { Schema } from 'cordis'
-import { compilePolicy, PolicyError, type PermissionGuardConfig, type RuleConfig } from './rules.js'
+import { PolicyError } from './matchers.js'
+import { compilePolicy, type PermissionGuardConfig, type RuleConfig } from './rules.js'
 
 const Action = Schema.union(['allow', 'deny', 'ask'] as const)
 
@@ -12,7 +14,8 @@ const Rule = Schema.object({
   tool: Schema.string().required().description('Glob over the tool name, e.g. "read_*".'),
   action: Action.required().description('What a matching call gets.'),
   reason: Schema.string().description('Shown when this rule denies or asks.'),
-  when: Schema.dict(Schema.string()).description('Argument name -> glob; all must match.'),
+  // Each value is checked by compilePolicy, which names the entry and the fix.
+  when: Schema.dict(Schema.any()).description('Argument name -> a glob, or { shell: glob } for a shell command line; all must match.'),
 })
 
 const Shape = Schema.object({

@@ -3,9 +3,11 @@
  * the tool name and its arguments. The LAST matching rule wins; `default` applies when none
  * matches. Restrictive rules (deny, ask) match generously; a permissive rule (allow) never
  * matches an argument that climbs out with a `..` path segment, so `src/*` cannot allow
- * `src/../.git/hooks/x`. Every deny and ask carries a reason a person (or model) can read.
+ * `src/../.git/hooks/x` (argument matchers: `matchers.ts`). Every deny and ask carries a reason
+ * a person (or model) can read.
  */
-import { compileGlob, GlobError } from './glob.js'
+export { PolicyError } from './matchers.js'
+import { compileGlobAt, compileMatcher, createShellReader, describeMatcher, PolicyError, testMatcher, type Matcher, type MatcherConfig } from './matchers.js'
 
 /** What a rule (or the default) decides. */
 export type Action = 'allow' | 'deny' | 'ask'
@@ -17,8 +19,8 @@ export interface RuleConfig {
   action: Action
   /** Shown instead of the generated text when this rule denies or asks. */
   reason?: string
-  /** Argument name -> glob; every entry must match for the rule to match. */
-  when?: Record<string, string>
+  /** Argument name -> matcher (a glob, or `{ shell: glob }`); every entry must match. */
+  when?: Record<string, MatcherConfig>
 }
 
 /** The plugin's config after validation. */
@@ -33,14 +35,6 @@ export type Verdict =
   | { action: 'deny', rule?: number, reason: string }
   | { action: 'ask', rule?: number, reason: string }
 
-/** A config entry that cannot be compiled; `path` names it (`['rules', 2, 'when', 'path']`). */
-export class PolicyError extends Error {
-  constructor(readonly path: (string | number)[], message: string) {
-    super(message)
-    this.name = 'PolicyError'
-  }
-}
-
 /** A compiled policy. */
 export type Policy = (name: string, args: Readonly<Record<string, unknown>>) => Verdict
 
@@ -48,19 +42,18 @@ interface CompiledRule {
   index: number
   rule: RuleConfig
   tool: RegExp
-  when: [name: string, glob: RegExp][]
+  when: [name: string, matcher: Matcher][]
 }
 
-/** A `..` path segment, in plain text or inside JSON text (`["../x"]`). */
-const TRAVERSAL = /(^|[\\/"])\.\.([\\/"]|$)/
-
-/** Compiles a validated config. Throws `PolicyError` naming the entry for a bad glob or an empty field. */
+/** Compiles a validated config. Throws `PolicyError` naming the entry for a bad matcher or an empty field. */
 export function compilePolicy(config: PermissionGuardConfig): Policy {
   const rules = config.rules.map((rule, index) => compileRule(rule, index))
   const fallback = config.default
+  const read = createShellReader()
   return (name, args) => {
     for (let i = rules.length - 1; i >= 0; i--) {
-      if (matches(rules[i], name, args)) return verdictOf(rules[i], name)
+      const notes = matches(rules[i], name, args, read)
+      if (notes) return verdictOf(rules[i], name, notes)
     }
     switch (fallback) {
       case 'allow': return { action: 'allow' }
@@ -70,20 +63,11 @@ export function compilePolicy(config: PermissionGuardConfig): Policy {
   }
 }
 
-/** How a rule is named in messages: `rules[2] (tool "bash", command "rm *")`. */
+/** How a rule is named in messages: `rules[2] (tool "bash", command shell "rm *")`. */
 export function describeRule(rule: RuleConfig, index: number): string {
   const parts = [`tool ${JSON.stringify(rule.tool)}`]
-  for (const [arg, glob] of Object.entries(rule.when ?? {})) parts.push(`${arg} ${JSON.stringify(glob)}`)
+  for (const [arg, matcher] of Object.entries(rule.when ?? {})) parts.push(`${arg} ${describeMatcher(matcher)}`)
   return `rules[${index}] (${parts.join(', ')})`
-}
-
-/**
- * The text an argument matcher tests: a string as is, anything else as its JSON text
- * (`true`, `42`, `["a","b"]`); a missing argument matches nothing.
- */
-export function argumentText(value: unknown): string | undefined {
-  if (value === undefined) return undefined
-  return typeof value === 'string' ? value : JSON.stringify(value)
 }
 
 function compileRule(rule: RuleConfig, index: number): CompiledRule {
@@ -93,35 +77,29 @@ function compileRule(rule: RuleConfig, index: number): CompiledRule {
   return {
     index,
     rule,
-    tool: glob(rule.tool, at('tool')),
-    when: Object.entries(rule.when ?? {}).map(([arg, text]) => [arg, glob(text, at('when', arg))]),
+    tool: compileGlobAt(rule.tool, at('tool')),
+    when: Object.entries(rule.when ?? {}).map(([arg, matcher]) => [arg, compileMatcher(matcher, at('when', arg))]),
   }
 }
 
-function glob(text: string, path: (string | number)[]): RegExp {
-  try {
-    return compileGlob(text)
-  } catch (error) {
-    if (error instanceof GlobError) throw new PolicyError(path, `${JSON.stringify(text)} ${error.message}`)
-    throw error
-  }
-}
-
-function matches(compiled: CompiledRule, name: string, args: Readonly<Record<string, unknown>>): boolean {
-  if (!compiled.tool.test(name)) return false
+/** The notes of a matching rule (often none), or undefined when it does not match. */
+function matches(compiled: CompiledRule, name: string, args: Readonly<Record<string, unknown>>, read: ReturnType<typeof createShellReader>): string[] | undefined {
+  if (!compiled.tool.test(name)) return undefined
   const permissive = compiled.rule.action === 'allow'
-  return compiled.when.every(([arg, pattern]) => {
-    const text = argumentText(Object.hasOwn(args, arg) ? args[arg] : undefined)
-    if (text === undefined) return false
-    if (permissive && TRAVERSAL.test(text)) return false
-    return pattern.test(text)
-  })
+  const notes: string[] = []
+  for (const [arg, matcher] of compiled.when) {
+    const match = testMatcher(matcher, Object.hasOwn(args, arg) ? args[arg] : undefined, permissive, read)
+    if (!match.matched) return undefined
+    if (match.note) notes.push(match.note)
+  }
+  return notes
 }
 
-function verdictOf({ rule, index }: CompiledRule, name: string): Verdict {
+function verdictOf({ rule, index }: CompiledRule, name: string, notes: string[]): Verdict {
+  const explain = (text: string) => (notes.length ? `${text}: ${notes.join('; ')}` : text)
   switch (rule.action) {
     case 'allow': return { action: 'allow', rule: index }
-    case 'deny': return { action: 'deny', rule: index, reason: rule.reason ?? `tool "${name}" is denied by ${describeRule(rule, index)}` }
-    case 'ask': return { action: 'ask', rule: index, reason: rule.reason ?? `approval required by ${describeRule(rule, index)}` }
+    case 'deny': return { action: 'deny', rule: index, reason: explain(rule.reason ?? `tool "${name}" is denied by ${describeRule(rule, index)}`) }
+    case 'ask': return { action: 'ask', rule: index, reason: explain(rule.reason ?? `approval required by ${describeRule(rule, index)}`) }
   }
 }

@@ -34,13 +34,23 @@ describe('permission-guard config', () => {
       .toBe('$.rules[0].action expected "allow" | "deny" | "ask" but got "nope"')
     expect(await loadError({ rules: [{ action: 'deny' }] })).toBe('$.rules[0].tool missing required value')
     expect(await loadError({ rules: [{ tool: 'x', action: 'deny', when: { force: true } }] }))
-      .toBe('$.rules[0].when.force expected string but got true')
+      .toBe('$.rules[0].when.force must be a glob string such as "src/*", or { shell: glob } for a shell command line; got true')
     expect(await loadError({ rules: [{ tool: 'x', action: 'deny' }, { tool: 'y', action: 'deny', when: { path: 'src/[' } }] }))
       .toBe('$.rules[1].when.path "src/[" has a "[" without its closing "]" (escape a literal one as "\\[")')
     expect(await loadError({ rules: [{ tool: '{a,b', action: 'deny' }] }))
       .toBe('$.rules[0].tool "{a,b" has a "{" without its closing "}" (escape a literal one as "\\{")')
     expect(await loadError({ rules: [{ tool: '', action: 'deny' }] }))
       .toBe('$.rules[0].tool must be a non-empty glob such as "read_*"')
+  })
+
+  it('rejects a bad shell matcher at load, naming the key and the fix', async () => {
+    expect(await loadError({ rules: [{ tool: 'bash', action: 'deny', when: { command: { shel: 'rm *' } } }] }))
+      .toBe('$.rules[0].when.command has an unknown key "shel": the only key is "shell", as in { shell: "rm *" }')
+    expect(await loadError({ rules: [{ tool: 'bash', action: 'deny', when: { command: { shell: 7 } } }] }))
+      .toBe('$.rules[0].when.command.shell must be a non-empty glob string such as "rm *"; got 7')
+    expect(await loadError({ rules: [{ tool: 'bash', action: 'allow', when: { command: { shell: 'git {status' } } }] }))
+      .toBe('$.rules[0].when.command.shell "git {status" has a "{" without its closing "}" (escape a literal one as "\\{")')
+    expect(await loadError({ rules: [{ tool: 'bash', action: 'deny', when: { command: { shell: 'rm *' } } }] })).toBeUndefined()
   })
 
   it('registers nothing when the config is rejected', async () => {

@@ -1,0 +1,108 @@
+/**
+ * Skips a command's own options to find the command it runs, the way its manual describes
+ * them. Only options listed in the spec are understood: an unknown option, or a word before the
+ * wrapped command that is only known at run time (it could expand to an option, or to several
+ * words), makes the wrapped command unknown — never a guess.
+ */
+import { staticText, type Word } from './syntax.js'
+
+/** The options of one wrapper command. Short options are single letters. */
+export interface OptionSpec {
+  /** Short options without a value, e.g. `'inv'`. */
+  flags?: string
+  /** Short options that take a value, attached (`-n10`) or as the next word (`-n 10`). */
+  values?: string
+  /** Short options whose value, if any, must be attached (`-i{}`, `-l5`). */
+  optional?: string
+  /** Long options without a value (`--foreground`); `--name=value` is accepted for these too. */
+  longFlags?: readonly string[]
+  /** Long options that take a value (`--signal=KILL` or `--signal KILL`). */
+  longValues?: readonly string[]
+  /** `NAME=value` words before the command are settings, not the command (`env`, `sudo`). */
+  assignments?: boolean
+  /** `-10` is an option (`nice`). */
+  numeric?: boolean
+  /** Operands that come before the command (`timeout DURATION`, `chroot DIR`). */
+  operands?: number
+}
+
+/** Where the wrapped command starts, which options were seen, or why it cannot be told. */
+export type Scan =
+  | { kind: 'found', index: number, seen: Set<string> }
+  | { kind: 'none', seen: Set<string> }
+  | { kind: 'unknown' }
+
+const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*=/
+
+/** Scans `words` (the wrapper's name first) for the wrapped command. */
+export function scanOptions(words: readonly Word[], spec: OptionSpec): Scan {
+  const seen = new Set<string>()
+  let operands = spec.operands ?? 0
+  let i = 1
+  while (i < words.length) {
+    const text = staticText(words[i])
+    if (text === undefined) return { kind: 'unknown' }
+    if (text === '--' && operands === (spec.operands ?? 0)) {
+      i++
+      break
+    }
+    if (text.startsWith('--') && operands === (spec.operands ?? 0)) {
+      const step = longOption(text.slice(2), spec, seen)
+      if (step === undefined) return { kind: 'unknown' }
+      i += step
+      continue
+    }
+    if (text.startsWith('-') && text.length > 1 && operands === (spec.operands ?? 0)) {
+      if (spec.numeric && /^-\d+$/.test(text)) {
+        i++
+        continue
+      }
+      const step = shortOptions(text.slice(1), spec, seen)
+      if (step === undefined) return { kind: 'unknown' }
+      i += step
+      continue
+    }
+    if (spec.assignments && operands === 0 && ASSIGNMENT.test(text)) {
+      i++
+      continue
+    }
+    if (operands > 0) {
+      operands--
+      i++
+      continue
+    }
+    break
+  }
+  if (i >= words.length) return { kind: 'none', seen }
+  // A value consumed as the next word must itself be known.
+  for (let j = 1; j < i; j++) if (staticText(words[j]) === undefined) return { kind: 'unknown' }
+  return { kind: 'found', index: i, seen }
+}
+
+/** How many words a long option takes up, or undefined when it is not in the spec. */
+function longOption(body: string, spec: OptionSpec, seen: Set<string>): number | undefined {
+  const eq = body.indexOf('=')
+  const name = eq < 0 ? body : body.slice(0, eq)
+  if (spec.longFlags?.includes(name)) {
+    seen.add(`--${name}`)
+    return 1
+  }
+  if (spec.longValues?.includes(name)) {
+    seen.add(`--${name}`)
+    return eq < 0 ? 2 : 1
+  }
+  return undefined
+}
+
+/** How many words a cluster of short options (`-abc`, `-n10`) takes up, or undefined. */
+function shortOptions(cluster: string, spec: OptionSpec, seen: Set<string>): number | undefined {
+  for (let k = 0; k < cluster.length; k++) {
+    const letter = cluster[k]
+    seen.add(`-${letter}`)
+    if (spec.flags?.includes(letter)) continue
+    if (spec.optional?.includes(letter)) return 1
+    if (spec.values?.includes(letter)) return k + 1 < cluster.length ? 1 : 2
+    return undefined
+  }
+  return 1
+}

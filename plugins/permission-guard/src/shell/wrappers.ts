@@ -1,0 +1,191 @@
+/**
+ * Commands that run another command, and what they run. `sudo rm x` runs `rm x`; `sh -c 'rm x'`
+ * and `eval 'rm x'` run shell source; `find -exec rm {} ;` runs `rm {}`; `xargs rm` runs `rm`
+ * with the items it reads, written `rm {}`. A wrapper whose options cannot be told apart from
+ * the command it runs yields `unknown`, which the reader treats as a command it cannot name.
+ * Anything not listed here is read as the command it is (`ssh host 'rm x'` is only `ssh`).
+ */
+import { scanOptions, type OptionSpec } from './options.js'
+import { staticText, type Word } from './syntax.js'
+
+/** What a wrapper runs. */
+export type Wrapped =
+  /** These words, as a command. */
+  | { kind: 'command', words: Word[] }
+  /** Shell source: these words joined by spaces. */
+  | { kind: 'script', words: Word[] }
+  /** Shell source read from standard input (a here-document, if there is one). */
+  | { kind: 'stdin' }
+  /** Something this reader cannot work out. */
+  | { kind: 'unknown' }
+
+/** Wrappers that run the rest of their words as a command, after their own options. */
+const COMMAND_WRAPPERS: Record<string, OptionSpec> = {
+  builtin: {},
+  busybox: {},
+  chroot: { longFlags: ['skip-chdir'], longValues: ['userspec', 'groups'], operands: 1 },
+  command: { flags: 'pvV' },
+  doas: { flags: 'nSs', values: 'Cu' },
+  env: { flags: 'i0v', values: 'uC', longFlags: ['ignore-environment', 'null', 'debug'], longValues: ['unset', 'chdir'], assignments: true },
+  exec: { flags: 'cl', values: 'a' },
+  ionice: { flags: 't', values: 'cnp', longFlags: ['ignore'], longValues: ['class', 'classdata', 'pid'] },
+  nice: { values: 'n', longValues: ['adjustment'], numeric: true },
+  nohup: {},
+  setsid: { flags: 'cfw', longFlags: ['ctty', 'fork', 'wait'] },
+  stdbuf: { values: 'ioe', longValues: ['input', 'output', 'error'] },
+  sudo: {
+    flags: 'AbEHiKklnPSsVv',
+    values: 'CDghpRrTtUu',
+    longFlags: ['askpass', 'background', 'preserve-env', 'set-home', 'login', 'remove-timestamp', 'reset-timestamp', 'non-interactive', 'preserve-groups', 'stdin', 'shell'],
+    longValues: ['close-from', 'chdir', 'group', 'host', 'prompt', 'chroot', 'role', 'type', 'command-timeout', 'other-user', 'user'],
+    assignments: true,
+  },
+  time: { flags: 'apqvV', values: 'fo', longFlags: ['append', 'portability', 'quiet', 'verbose'], longValues: ['format', 'output'] },
+  timeout: { flags: 'v', values: 'ks', longFlags: ['foreground', 'preserve-status', 'verbose'], longValues: ['kill-after', 'signal'], operands: 1 },
+}
+
+const XARGS: OptionSpec = {
+  flags: '0prtx',
+  values: 'adEILnPs',
+  optional: 'eil',
+  longFlags: ['null', 'interactive', 'no-run-if-empty', 'verbose', 'exit', 'open-tty', 'show-limits', 'eof', 'replace', 'max-lines'],
+  longValues: ['arg-file', 'delimiter', 'max-args', 'max-procs', 'max-chars', 'process-slot-var'],
+}
+
+const WATCH: OptionSpec = { flags: 'bcdegptwx', values: 'nq', longFlags: ['beep', 'color', 'differences', 'errexit', 'chgexit', 'precise', 'no-title', 'no-wrap', 'exec'], longValues: ['interval', 'equexit'] }
+
+/** Shells whose `-c` argument, or whose standard input, is a script. */
+const SHELLS = new Set(['sh', 'bash', 'dash', 'zsh', 'ksh', 'mksh', 'ash', 'yash', 'posh', 'rbash'])
+
+/** The `find` actions that run a command, up to a `;` or `+` word. */
+const FIND_EXEC = new Set(['-exec', '-execdir', '-ok', '-okdir'])
+
+/** A word that stands for the items `xargs` appends. */
+const ITEMS: Word = { parts: [{ kind: 'literal', text: '{}', quoted: true }] }
+
+/** What the command `name` (already reduced to its base name) with `words` runs, if anything. */
+export function wrapped(name: string, words: readonly Word[]): Wrapped[] {
+  const spec = Object.hasOwn(COMMAND_WRAPPERS, name) ? COMMAND_WRAPPERS[name] : undefined
+  if (spec) {
+    const scan = scanOptions(words, spec)
+    switch (scan.kind) {
+      case 'found': return [{ kind: 'command', words: words.slice(scan.index) }]
+      case 'none': return []
+      case 'unknown': return [{ kind: 'unknown' }]
+    }
+  }
+  if (SHELLS.has(name)) return shell(words)
+  switch (name) {
+    case 'eval': return words.length > 1 ? [{ kind: 'script', words: words.slice(1) }] : []
+    case 'trap': return trap(words)
+    case 'su':
+    case 'runuser': return su(words)
+    case 'find': return find(words)
+    case 'xargs': return xargs(words)
+    case 'watch': return watch(words)
+    default: return []
+  }
+}
+
+/** `bash [options] -c SCRIPT [name [args]]`, `bash [options] [-s]` (stdin), `bash FILE` (not read). */
+function shell(words: readonly Word[]): Wrapped[] {
+  let script = false
+  let stdin = false
+  let i = 1
+  for (; i < words.length; i++) {
+    const text = staticText(words[i])
+    if (text === undefined) return [{ kind: 'unknown' }]
+    if (text === '--' || text === '-') {
+      i++
+      break
+    }
+    if (text.startsWith('--')) {
+      if (text === '--rcfile' || text === '--init-file') i++
+      continue
+    }
+    if (!/^[-+]./.test(text)) break
+    for (const letter of text.slice(1)) {
+      if (letter === 'c') script = true
+      else if (letter === 's') stdin = true
+      else if (letter === 'o' || letter === 'O') i++
+    }
+  }
+  if (script) return i < words.length ? [{ kind: 'script', words: [words[i]] }] : []
+  return stdin || i >= words.length ? [{ kind: 'stdin' }] : []
+}
+
+/** `trap [--] ACTION SIGNAL…`: the action runs later, on a signal or at exit. */
+function trap(words: readonly Word[]): Wrapped[] {
+  let i = 1
+  const first = words[i] && staticText(words[i])
+  if (first === '-l' || first === '-p' || first === '-lp' || first === '-pl') return []
+  if (first === '--') i++
+  if (i + 1 >= words.length) return []
+  const action = staticText(words[i])
+  return action === '-' || action === '' ? [] : [{ kind: 'script', words: [words[i]] }]
+}
+
+/** `su [options] [-c COMMAND] [user]` (also `-lc COMMAND`, `-cCOMMAND`, `--command=…`): only the command is read. */
+function su(words: readonly Word[]): Wrapped[] {
+  for (let i = 1; i < words.length; i++) {
+    const text = staticText(words[i])
+    if (text === undefined) return [{ kind: 'unknown' }]
+    if (text === '--command') return i + 1 < words.length ? [{ kind: 'script', words: [words[i + 1]] }] : []
+    if (text.startsWith('--command=')) return [{ kind: 'script', words: [literal(text.slice('--command='.length))] }]
+    const cluster = /^-[A-Za-z]*c/.exec(text)
+    if (cluster && !text.startsWith('--')) {
+      const rest = text.slice(cluster[0].length)
+      if (rest !== '') return [{ kind: 'script', words: [literal(rest)] }]
+      return i + 1 < words.length ? [{ kind: 'script', words: [words[i + 1]] }] : []
+    }
+  }
+  return []
+}
+
+const literal = (text: string): Word => ({ parts: [{ kind: 'literal', text, quoted: true }] })
+
+/** `find … -exec CMD ARGS… ;` (or `+`), once for every such action. */
+function find(words: readonly Word[]): Wrapped[] {
+  const found: Wrapped[] = []
+  for (let i = 1; i < words.length; i++) {
+    const text = staticText(words[i])
+    if (text === undefined || !FIND_EXEC.has(text)) continue
+    let end = i + 1
+    while (end < words.length && !isTerminator(words[end])) end++
+    if (end > i + 1) found.push({ kind: 'command', words: words.slice(i + 1, end) })
+    i = end
+  }
+  return found
+}
+
+const isTerminator = (word: Word) => {
+  const text = staticText(word)
+  return text === ';' || text === '+'
+}
+
+/** `xargs [options] [CMD [ARGS…]]` runs CMD (default `echo`) with the items it reads appended. */
+function xargs(words: readonly Word[]): Wrapped[] {
+  const scan = scanOptions(words, XARGS)
+  switch (scan.kind) {
+    case 'unknown': return [{ kind: 'unknown' }]
+    case 'none': return []
+    case 'found': {
+      const replaces = scan.seen.has('-I') || scan.seen.has('-i') || scan.seen.has('--replace')
+      const command = words.slice(scan.index)
+      return [{ kind: 'command', words: replaces ? command : [...command, ITEMS] }]
+    }
+  }
+}
+
+/** `watch [options] CMD…` hands the words to `sh -c` joined by spaces; with `-x` it runs them. */
+function watch(words: readonly Word[]): Wrapped[] {
+  const scan = scanOptions(words, WATCH)
+  switch (scan.kind) {
+    case 'unknown': return [{ kind: 'unknown' }]
+    case 'none': return []
+    case 'found': {
+      const rest = words.slice(scan.index)
+      return [scan.seen.has('-x') || scan.seen.has('--exec') ? { kind: 'command', words: rest } : { kind: 'script', words: rest }]
+    }
+  }
+}

@@ -1,0 +1,27 @@
+import { describe, expect, it } from 'vitest'
+import { ansiC, doubleQuoted, unquotedParts } from '../../src/shell/escapes.js'
+
+describe('escapes', () => {
+  it('makes an escaped character quoted text, so it cannot act as a glob', () => {
+    expect(unquotedParts('\\rm')).toEqual([{ kind: 'literal', text: 'r', quoted: true }, { kind: 'literal', text: 'm', quoted: false }])
+    expect(unquotedParts('a\\*b')).toEqual([
+      { kind: 'literal', text: 'a', quoted: false },
+      { kind: 'literal', text: '*', quoted: true },
+      { kind: 'literal', text: 'b', quoted: false },
+    ])
+    expect(unquotedParts('r\\\nm')).toEqual([{ kind: 'literal', text: 'rm', quoted: false }])
+  })
+
+  it('removes a backslash inside double quotes only before $ ` " \\ and a newline', () => {
+    expect(doubleQuoted('\\$HOME \\` \\" \\\\ \\n a\\\nb')).toBe('$HOME ` " \\ \\n ab')
+  })
+
+  it('decodes the C escapes of $\'…\'', () => {
+    expect(ansiC('\\x72m')).toBe('rm')
+    expect(ansiC('\\162m')).toBe('rm')
+    expect(ansiC('\\u0072\\U0000006d')).toBe('rm')
+    expect(ansiC('a\\tb\\n\\e\\\\\\\'')).toBe('a\tb\n\x1b\\\'')
+    expect(ansiC('\\cA')).toBe('\x01')
+    expect(ansiC('\\q \\UFFFFFFFF')).toBe('\\q \\UFFFFFFFF')
+  })
+})
