@@ -17,17 +17,13 @@ import { HOOKS } from './hooks.js'
 import { messageOf, readSafely } from './hostile.js'
 import { deepFreeze, parseArguments, PROTO_KEY_PROBLEM, snapshot, type Snapshot } from './json.js'
 import { postDecisionOf, preDecisionOf, resultOf, trusted } from './normalize.js'
+import type { ApprovalService } from './approval.js'
 import type { RegisteredTool, ToolRegistry } from './registry.js'
 import { failure, finalizeContent } from './results.js'
 import { closedMessage, type StartupProblem } from './startup.js'
 import type {
   ExecuteOptions, Json, PostToolDecision, PreToolDecision, ToolCall, ToolExec, ToolExecutionResult,
 } from './types.js'
-
-/** Answers an `ask`. The contract of `ctx.approval` (DESIGN.md §2). */
-export interface ApprovalService {
-  request(req: { exec: ToolExec, reason?: string }): Promise<'allow-once' | 'allow-session' | 'deny'>
-}
 
 /** A guard: runs after every allow; a returned reason denies. There is no allow branch. */
 export type Guard = (exec: ToolExec) => string | undefined | void | Promise<string | undefined | void>

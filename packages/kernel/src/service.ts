@@ -12,7 +12,8 @@ import type { ToolDefinition } from './define-tool.js'
 import type { HookName, OnionHooks, ResultObserver } from './hooks.js'
 import type { ToolSpec } from './model.js'
 import { modeOf, modeWithoutArguments } from './concurrency.js'
-import { Pipeline, type ApprovalService, type Guard } from './pipeline.js'
+import type { ApprovalPrompt, ApprovalService } from './approval.js'
+import { Pipeline, type Guard } from './pipeline.js'
 import { ToolRegistry } from './registry.js'
 import { DEFAULT_ABANDON_AFTER_MS, type KernelConfig } from './config.js'
 import { startupProblems, watchStartup, type StartupProblem } from './startup.js'
@@ -22,6 +23,7 @@ declare module 'cordis' {
   interface Context {
     tools: ToolService
     approval?: ApprovalService
+    approvalPrompt?: ApprovalPrompt
   }
   interface Events<C> {
     'tools/pre-execute': OnionHooks['tools/pre-execute']

@@ -5,16 +5,9 @@
  * rule), so siblings queued behind it and later calls pass without asking again. With no
  * asker every request is denied; a call whose signal aborts stops waiting and is denied.
  */
-import type { ApprovalService, ToolExec } from '@rein/kernel'
+import type { ApprovalAnswer, ApprovalRequest, ApprovalService } from '@rein/kernel'
 
-/** An answer of the approval contract (DESIGN.md §2). */
-export type ApprovalAnswer = 'allow-once' | 'allow-session' | 'deny'
-
-/** What the kernel passes to `ctx.approval.request`. */
-export interface ApprovalRequest {
-  exec: ToolExec
-  reason?: string
-}
+export type { ApprovalAnswer, ApprovalRequest }
 
 /**
  * Asks a person (or a test) about one call. Called one request at a time; may watch

@@ -7,20 +7,12 @@
 import type { Context } from 'cordis'
 import type { PreToolDecision } from '@rein/kernel'
 import { createApproval, type Ask } from './approval.js'
+import type { ApprovalPrompt } from '@rein/kernel'
 import { Config } from './config.js'
 import { compilePolicy, type PermissionGuardConfig } from './rules.js'
 
-declare module 'cordis' {
-  interface Context {
-    /** Optional: who answers the asks when the plugin was loaded without an `ask` option (e.g. the CLI). */
-    approvalPrompt?: ApprovalPrompt
-  }
-}
-
-/** A service that answers approval requests, for harnesses loaded from a config file. */
-export interface ApprovalPrompt {
-  ask: Ask
-}
+/** `ctx.approvalPrompt` (declared by the kernel): who answers the asks when the plugin was loaded without an `ask` option (e.g. the CLI). */
+export type { ApprovalPrompt }
 
 export interface PermissionGuardOptions {
   /** Answers the asks. Takes precedence over `ctx.approvalPrompt`; with neither, asks are denied. */
