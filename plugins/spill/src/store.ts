@@ -2,7 +2,7 @@
  * The spill store contract: where whole outputs go when they are too large to show inline.
  * Two methods are required (`save`, `read`), two are optional (`delete`, `close`), so a remote
  * store (S3, a database, an HTTP service) is a small object. Every implementation must pass
- * `testSpillStore` from `@rein/plugin-spill/testing`.
+ * `testSpillStore` from `@rein/testing`.
  */
 import { SPILL_NOT_FOUND } from './codes.js'
 

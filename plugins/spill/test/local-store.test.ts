@@ -3,14 +3,14 @@ import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { localStore } from '../src/local-store.js'
-import { testSpillStore } from '../src/testing.js'
+import { testSpillStore } from '@rein/testing'
 
 const root = await mkdtemp(join(tmpdir(), 'rein-spill-test-'))
 let n = 0
 const meta = { tool: 't', callId: 'c' }
 
-testSpillStore('local (default temp dir)', () => localStore())
-testSpillStore('local (configured dir)', () => localStore({ dir: join(root, `contract-${n++}`) }))
+testSpillStore('local (default temp dir)', () => localStore(), { describe, it })
+testSpillStore('local (configured dir)', () => localStore({ dir: join(root, `contract-${n++}`) }), { describe, it })
 
 describe('local store', () => {
   afterAll(() => rm(root, { recursive: true, force: true }))

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import { memoryStore } from '../src/memory-store.js'
-import { testSpillStore } from '../src/testing.js'
+import { testSpillStore } from '@rein/testing'
 
-testSpillStore('memory', () => memoryStore())
+testSpillStore('memory', () => memoryStore(), { describe, it })
 
 describe('memory store', () => {
   it('keeps stores apart and empties on close', async () => {
