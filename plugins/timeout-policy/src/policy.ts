@@ -42,18 +42,23 @@ export function timeoutHandler(config: Config, definitionOf: (name: string) => T
       }
     }
     try {
-      const settled = await Promise.race([
-        next().then((result) => ({ result })),
-        watch.abandoned.then((cause) => ({ abandoned: cause })),
-      ])
-      if ('abandoned' in settled) return giveUp(settled.abandoned, ms)
-      return watch.cause === 'deadline' ? failure(TOOL_TIMEOUT, Messages.timedOut(ms!)) : settled.result
+      const settled = await untilAbandoned(next(), watch)
+      if (typeof settled === 'string') return giveUp(settled, ms)
+      return watch.cause === 'deadline' ? failure(TOOL_TIMEOUT, Messages.timedOut(ms!)) : settled
     } finally {
       watch.dispose()
       exec.signal = caller
       exec.progress = progress
     }
   }
+}
+
+/** The inner result, or the cause once the watch gives up (no wrapper objects: this runs per call). */
+function untilAbandoned(inner: Promise<ToolExecutionResult>, watch: CallWatch): Promise<ToolExecutionResult | Cause> {
+  return new Promise((resolve, reject) => {
+    inner.then(resolve, reject)
+    watch.abandoned.then(resolve)
+  })
 }
 
 /** The result of a call the policy stopped waiting for. */
