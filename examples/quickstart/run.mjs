@@ -1,5 +1,6 @@
 // The kernel alone: two tools, one policy plugin, three calls through the whole pipeline.
 // Run from the repository root: npx -y pnpm@10 --filter @rein/example-quickstart start (after tsc -b).
+// Anywhere else: copy this file, `npm install @rein/kernel cordis`, then `node run.mjs`.
 import { Context } from 'cordis'
 import * as kernel from '@rein/kernel'
 import { defineTool } from '@rein/kernel'

@@ -21,7 +21,7 @@ export type ExitCode = typeof ExitCodes[keyof typeof ExitCodes]
 export const EXIT_CODES_HELP = [
   'Exit codes:',
   '  0    ok',
-  '  1    failure (the config does not load, the run failed, or check found problems)',
+  '  1    failure (the config does not load, the run failed, check found problems, or init would overwrite a file)',
   '  2    usage error (unknown command or option, missing argument)',
   '  130  interrupted (Ctrl-C)',
 ].join('\n')

@@ -7,17 +7,23 @@
  */
 import { readFileSync } from 'node:fs'
 import { commandHelp, parseCommand, UsageError, type Command } from './command.js'
+import { cancel } from './commands/cancel.js'
 import { chains } from './commands/chains.js'
 import { check } from './commands/check.js'
+import { db } from './commands/db.js'
 import { demo } from './commands/demo.js'
+import { init } from './commands/init.js'
 import { run } from './commands/run.js'
+import { submit } from './commands/submit.js'
 import { trace } from './commands/trace.js'
+import { worker } from './commands/worker.js'
 import { EXIT_CODES_HELP, ExitCodes } from './exit-codes.js'
 import { reportFailure } from './failures.js'
 import { println, type Io } from './io.js'
+import { printJson, problemsOf } from './json.js'
 
 /** Every command, in the order `rein --help` lists them. */
-export const COMMANDS: readonly Command[] = [demo, run, check, chains, trace]
+export const COMMANDS: readonly Command[] = [demo, init, run, check, chains, trace, worker, submit, cancel, db]
 
 /** Runs `rein` with `argv` (the arguments after the script name). Resolves with the exit code. */
 export async function main(argv: readonly string[], io: Io): Promise<number> {
@@ -30,7 +36,7 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
     io.stdout.write(topHelp())
     return ExitCodes.OK
   }
-  if (first === '-v' || first === '--version') {
+  if (first === '-V' || first === '-v' || first === '--version') {
     println(io.stdout, version())
     return ExitCodes.OK
   }
@@ -52,6 +58,7 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
     return await command.run(args, io)
   } catch (error) {
     if (error instanceof UsageError) return usage(io, error.message)
+    if (args.values.json === true) printJson(io, { ok: false, problems: problemsOf(error) })
     return reportFailure(error, io, command.name)
   }
 }
@@ -83,7 +90,7 @@ function topHelp(): string {
     '',
     'Options:',
     '  -h, --help     show help (rein <command> --help for a command)',
-    '  -v, --version  print the version',
+    '  -V, --version  print the version',
     '',
     EXIT_CODES_HELP,
     '',

@@ -1,7 +1,7 @@
 /** One-line renderings of calls and results. */
 import { failure } from '@rein/kernel'
 import { describe, expect, it } from 'vitest'
-import { argsPreview, clip, formatBytes, formatMs, notesOf, outcomeOf } from '../src/progress/format.js'
+import { argsPreview, clip, formatBytes, formatMs, notesOf, outcomeOf, wrap } from '../src/progress/format.js'
 
 describe('progress formatting', () => {
   it('previews arguments as compact JSON, parsing a raw JSON string, cut with an ellipsis', () => {
@@ -19,6 +19,14 @@ describe('progress formatting', () => {
     const denied = failure('TOOL_DENIED', 'not here\nsecond line')
     expect(outcomeOf(denied)).toBe('TOOL_DENIED')
     expect(notesOf(denied)).toEqual(['not here'])
+  })
+
+  it('wraps text at spaces into lines of the given widths, splitting only words longer than a line, dropping nothing', () => {
+    expect(wrap('timed out after 500ms', 10)).toEqual(['timed out', 'after', '500ms'])
+    expect(wrap('ok 3ms · a fairly long reason', 8, 20)).toEqual(['ok 3ms ·', 'a fairly long reason'])
+    expect(wrap('abcdefghij', 4)).toEqual(['abcd', 'efgh', 'ij'])
+    expect(wrap('', 5)).toEqual([''])
+    expect(notesOf(failure('TOOL_DENIED', 'x'.repeat(200)), Infinity)).toEqual(['x'.repeat(200)])
   })
 
   it('formats times and sizes for people', () => {

@@ -8,7 +8,7 @@ describe('rein', () => {
   it('lists every command and the exit codes in --help', async () => {
     const { code, stdout } = await rein(['--help'])
     expect(code).toBe(ExitCodes.OK)
-    for (const name of ['demo', 'run', 'check', 'chains', 'trace']) expect(stdout).toMatch(new RegExp(`^  ${name} `, 'm'))
+    for (const name of ['demo', 'init', 'run', 'check', 'chains', 'trace']) expect(stdout).toMatch(new RegExp(`^  ${name} `, 'm'))
     expect(stdout).toContain('130  interrupted')
   })
 
@@ -21,8 +21,10 @@ describe('rein', () => {
     expect((await rein(['help', name])).stdout).toBe(stdout)
   })
 
-  it('prints its version', async () => {
-    expect((await rein(['--version'])).stdout).toMatch(/^rein \d+\.\d+\.\d+\n$/)
+  it('prints its version for --version and -V', async () => {
+    const { stdout } = await rein(['--version'])
+    expect(stdout).toMatch(/^rein \d+\.\d+\.\d+\n$/)
+    expect((await rein(['-V'])).stdout).toBe(stdout)
   })
 
   it('exits 2 with the help on stderr when given nothing', async () => {

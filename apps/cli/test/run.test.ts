@@ -12,6 +12,7 @@ describe('rein run', () => {
     })
     const { code, stdout, stderr } = await rein(['run', '--session', 'runs/s.jsonl', '--summary', 'take', 'notes'], dir)
     expect(code, stderr).toBe(ExitCodes.OK)
+    expect(stdout).toMatch(/^model: working\nturn 1\n/)
     expect(stdout).toMatch(/▶ a1 note \{\} {2}· exclusive: a barrier\n {2}✓ a1 note ok \d+ms\n/)
     expect(stdout).toContain('turn 1 committed: 3 calls ran as [a1] → [a2] → [a3]')
     expect(stdout).toContain('answer:\ndone\n')

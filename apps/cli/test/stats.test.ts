@@ -36,6 +36,6 @@ describe('RunStats', () => {
     stats.started(2, 0, 'c', 't', 5000)
     stats.ended(2, 0, ok(), 30, 5030)
     expect(stats.timing(1)).toEqual({ groups: [['a', 'b'], ['w']], wallMs: 100, serialMs: 150 })
-    expect(stats.summary()).toMatchObject({ wallMs: 130, serialMs: 180 })
+    expect(stats.summary()).toMatchObject({ wallMs: 130, serialMs: 180, largestGroup: 2 })
   })
 })

@@ -30,7 +30,7 @@ describe('TtyView', () => {
     expect(last.startsWith(`${ESC}2F`)).toBe(true)
     const rows = last.slice(`${ESC}2F`.length).split('\n').filter(Boolean).map((r) => r.replace(`${ESC}2K`, ''))
     expect(rows).toHaveLength(2)
-    expect(rows[0]).toMatch(/^ {2}✓ a {5}lookup .* ok 12ms {2}cache hit$/)
+    expect(rows[0]).toMatch(/^ {2}✓ a {5}lookup .* ok 12ms · cache hit$/)
     expect(rows[1]).toMatch(/running \d+ms · parallel$/)
     for (const row of rows) expect(row.length).toBeLessThanOrEqual(59)
 
@@ -43,6 +43,29 @@ describe('TtyView', () => {
     expect(chunks.slice(after).join('')).not.toContain(`${ESC}2F`)
     view.close()
     expect(chunks.at(-1)).toBe(`${ESC}?25h`)
+  })
+
+  it('wraps a finished row at 80 columns instead of cutting its reason, and redraws over every line of it', () => {
+    const { chunks, out } = screen(80)
+    const view = new TtyView(out, createStyle(false))
+    const a = call(0, 'a')
+    const b = call(1, 'b')
+    view.started(a)
+    view.started(b)
+    const reason = 'delete_note is denied: the demo never deletes anything, and nothing outside the workspace either'
+    a.result = failure('TOOL_DENIED', reason)
+    a.durationMs = 2
+    view.ended(a)
+    const lines = chunks.at(-1)!.slice(`${ESC}2F`.length).split('\n').filter(Boolean).map((r) => r.replace(`${ESC}2K`, ''))
+    expect(lines.length).toBeGreaterThan(2)
+    for (const line of lines) expect(line.length).toBeLessThanOrEqual(79)
+    const rowA = lines.slice(0, -1)
+    expect(rowA[0]).toMatch(/^ {2}✗ a {5}lookup .* TOOL_DENIED 2ms/)
+    expect(rowA.map((line, i) => i === 0 ? line.slice(line.indexOf('TOOL_DENIED')) : line.trim()).join(' ')).toBe(`TOOL_DENIED 2ms · ${reason}`)
+    expect(lines.at(-1)).toMatch(/running \d+ms · parallel$/)
+    view.ended(b)
+    expect(chunks.at(-1)!.startsWith(`${ESC}${lines.length}F`)).toBe(true)
+    view.close()
   })
 
   it('keeps a status line under the rows while calls run', () => {

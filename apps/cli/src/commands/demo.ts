@@ -13,10 +13,10 @@ import { DEMO_TASK, demoScript } from '../demo/script.js'
 import { println } from '../io.js'
 import { runLive } from '../live-run.js'
 import { summaryLines } from '../progress/lines.js'
-import { narrate } from '../progress/narrate.js'
 import { RunStats } from '../progress/stats.js'
 import { createStyle, wantsColor } from '../progress/style.js'
 import { createView } from '../progress/view.js'
+import { reinCommand, shellWord } from '../invocation.js'
 import { demoConfig } from '../paths.js'
 import { deferredSession } from '../session/deferred.js'
 
@@ -50,9 +50,7 @@ Options:
     const sessionPath = resolve(io.cwd, stringOption(args, 'session', DEFAULT_DEMO_SESSION))
     await rm(sessionPath, { force: true })
     const view = createView(io)
-    const provider = narrate(scripted(demoScript(args.values.fast ? 0.1 : 1)), (message) => {
-      if (message.toolCalls?.length) view.note(message.content)
-    })
+    const provider = scripted(demoScript(args.values.fast ? 0.1 : 1))
     const session = deferredSession()
     const harness = await loadHarness(demoConfig(), { provider, session, env: io.env })
     const store = jsonlSession(sessionPath)
@@ -66,7 +64,7 @@ Options:
       view.close()
       for (const line of summaryLines(stats.summary(), style)) println(io.stdout, line)
       const shown = (path: string) => relative(io.cwd, path) || path
-      println(io.stdout, `  session      ${shown(sessionPath)}   (draw it: rein trace ${shown(sessionPath)})`)
+      println(io.stdout, `  session      ${shown(sessionPath)}   (draw it: ${reinCommand(io.cwd, io.env)} trace ${shellWord(shown(sessionPath))})`)
       const audit = auditFile(harness)
       if (audit) println(io.stdout, `  audit log    ${shown(resolve(process.cwd(), audit))}`)
       return exitCode

@@ -4,6 +4,7 @@
  * `--session`; the agent writes the timing `rein trace` draws into it); without either it
  * is kept in memory. Ctrl-C aborts cleanly (exit 130, the session stays valid); a second one
  * exits now. Calls that need approval are asked about at the terminal, or answered by `--approve`.
+ * With `--json`, nothing is drawn and stdout is one JSON document once the run is over.
  */
 import { relative, resolve } from 'node:path'
 import { APPROVE_MODES, type ApproveMode } from '../approval/contract.js'
@@ -11,8 +12,11 @@ import { approvalPrompt, provideApprovalPrompt } from '../approval/provide.js'
 import { stringOption, UsageError, type Command } from '../command.js'
 import { reportWarnings } from '../failures.js'
 import { println } from '../io.js'
+import { printJson } from '../json.js'
 import { runLive } from '../live-run.js'
 import { summaryLines } from '../progress/lines.js'
+import { QuietView } from '../progress/quiet-view.js'
+import { runJson } from '../progress/run-json.js'
 import { RunStats } from '../progress/stats.js'
 import { createStyle, wantsColor } from '../progress/style.js'
 import { createView } from '../progress/view.js'
@@ -21,7 +25,7 @@ import { deferredSession } from '../session/deferred.js'
 export const run: Command = {
   name: 'run',
   summary: 'run the harness of rein.yaml on a task, with live progress',
-  usage: 'rein run [-c rein.yaml] [--session <path>] [--summary] [--approve ask|deny|allow] "task"',
+  usage: 'rein run [-c rein.yaml] [--session <path>] [--summary] [--approve ask|deny|allow] [--json] "task"',
   help: `
 Loads the harness (provider, plugins, tools, agent settings) from the config file and runs
 its agent on the task. Each batch of tool calls is shown live (redrawn on a terminal, one
@@ -42,12 +46,16 @@ Options:
   --approve <mode>     how calls that need approval are answered: ask (default; at the
                        terminal, denied without one), deny (every one, without asking) or
                        allow (every one, once each, without asking; for trusted scripts
-                       and CI, and a warning line says so)`,
+                       and CI, and a warning line says so)
+  --json               no live progress; print the outcome, the answer and every call as
+                       one JSON document on stdout when the run is over (nobody is asked:
+                       with --approve ask, calls that need approval are denied)`,
   options: {
     config: { type: 'string', short: 'c' },
     session: { type: 'string' },
     summary: { type: 'boolean' },
     approve: { type: 'string' },
+    json: { type: 'boolean' },
   },
   positionals: { min: 1, max: Infinity },
   async run(args, io) {
@@ -63,13 +71,18 @@ Options:
     const sessionPath = option !== undefined ? resolve(io.cwd, option) : harness.config.session
     const store = sessionPath ? jsonlSession(sessionPath) : memorySession()
     session.bind(store)
-    const view = createView(io)
+    const json = args.values.json === true
+    const view = json ? new QuietView(io.stderr) : createView(io)
     const stats = new RunStats()
     let removeApproval = () => {}
     try {
-      removeApproval = provideApprovalPrompt(harness.ctx, approvalPrompt(approve, io, view))
-      const { exitCode } = await runLive({ harness, input: task, io, view, stats })
+      removeApproval = provideApprovalPrompt(harness.ctx, approvalPrompt(approve, json ? { ...io, isTTY: false } : io, view))
+      const { outcome, exitCode } = await runLive({ harness, input: task, io, view, stats })
       view.close()
+      if (json) {
+        printJson(io, runJson(outcome, stats, sessionPath))
+        return exitCode
+      }
       if (args.values.summary) {
         for (const line of summaryLines(stats.summary(), createStyle(wantsColor(io.isTTY, io.env)))) println(io.stdout, line)
       }

@@ -30,6 +30,35 @@ export function clip(text: string, max: number): string {
   return text.length <= max ? text : `${text.slice(0, Math.max(0, max - 1))}…`
 }
 
+/**
+ * `text` broken into lines for a terminal: the first at most `first` characters wide, the
+ * others at most `rest`. Breaks at spaces; a word longer than a line is split. Nothing is
+ * dropped: the lines joined with single spaces give back the text (runs of spaces collapse).
+ */
+export function wrap(text: string, first: number, rest = first): string[] {
+  const lines: string[] = []
+  let line = ''
+  const room = () => Math.max(1, lines.length === 0 ? first : rest)
+  for (let word of text.split(/\s+/).filter(Boolean)) {
+    while (word.length > 0) {
+      const gap = line ? 1 : 0
+      if (line.length + gap + word.length <= room()) {
+        line += (gap ? ' ' : '') + word
+        word = ''
+      } else if (line) {
+        lines.push(line)
+        line = ''
+      } else {
+        const cut = room()
+        lines.push(word.slice(0, cut))
+        word = word.slice(cut)
+      }
+    }
+  }
+  if (line || lines.length === 0) lines.push(line)
+  return lines
+}
+
 /** `412ms` below a second, else `1.24s`. */
 export function formatMs(ms: number): string {
   return ms < 1000 ? `${Math.round(ms)}ms` : `${(ms / 1000).toFixed(2)}s`

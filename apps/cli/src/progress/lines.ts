@@ -3,7 +3,7 @@
  * same thing: a call starting, a call finished (outcome, time, notes), a batch over (which
  * calls ran together, wall time against call time), and the run summary.
  */
-import { argsPreview, clip, formatBytes, formatMs, notesOf, outcomeOf } from './format.js'
+import { argsPreview, formatBytes, formatMs, notesOf, outcomeOf } from './format.js'
 import type { Summary } from './stats.js'
 import type { Style } from './style.js'
 import type { LiveCall, TurnReport } from './view.js'
@@ -44,14 +44,13 @@ export function startLine(call: LiveCall, style: Style, width: number): string {
   return `  ${mark(call, style)} ${style.bold(head)}${style.dim(args)}${style.dim(tail)}`
 }
 
-/** `✓ c1 lookup ok 402ms · cache hit` */
-export function endLine(call: LiveCall, style: Style, width: number): string {
-  const notes = call.result ? notesOf(call.result) : []
+/** `✓ c1 lookup ok 402ms · cache hit`; the notes (a denial's or a failure's reason) are never cut. */
+export function endLine(call: LiveCall, style: Style): string {
+  const notes = call.result ? notesOf(call.result, Infinity) : []
   const time = formatMs(call.durationMs ?? 0)
   const head = `${call.id} ${call.name} `
   const rest = notes.length ? `  · ${notes.join(' · ')}` : ''
-  const room = Math.max(10, width - head.length - time.length - 20)
-  return `  ${mark(call, style)} ${style.bold(head)}${outcomeText(call, style)} ${time}${style.dim(clip(rest, room))}`
+  return `  ${mark(call, style)} ${style.bold(head)}${outcomeText(call, style)} ${time}${style.dim(rest)}`
 }
 
 /** `turn 1 committed: 6 calls ran as [c1 c2 c3] → [c4] → [c5 c6]; 812ms wall, 1.31s of call time` */
@@ -65,7 +64,7 @@ export function turnLine(report: TurnReport, style: Style): string {
 /** The summary block at the end of a run. */
 export function summaryLines(summary: Summary, style: Style): string[] {
   const outcomes = summary.outcomes.map(([outcome, n]) => `${n} ${outcome}`).join(', ')
-  const speedup = summary.wallMs > 0 ? ` (${(summary.serialMs / summary.wallMs).toFixed(1)}x from running calls side by side)` : ''
+  const speedup = sideBySideGain(summary)
   return [
     style.bold('summary'),
     `  calls        ${summary.calls}${outcomes ? ` (${outcomes})` : ''}`,
@@ -74,4 +73,14 @@ export function summaryLines(summary: Summary, style: Style): string[] {
     `  spilled      ${summary.spilled} output${summary.spilled === 1 ? '' : 's'}${summary.spilledBytes ? ` (${formatBytes(summary.spilledBytes)} kept out of the context)` : ''}`,
     `  time         ${formatMs(summary.wallMs)} wall in tool batches; ${formatMs(summary.serialMs)} if run one by one${speedup}`,
   ]
+}
+
+/**
+ * ` (2.4x from running calls side by side)`, only when calls did run side by side and it
+ * paid: a run of single calls has nothing to compare, and a factor below 1 is not a gain.
+ */
+function sideBySideGain(summary: Summary): string {
+  if (summary.largestGroup < 2 || summary.wallMs <= 0) return ''
+  const factor = summary.serialMs / summary.wallMs
+  return factor >= 1.05 ? ` (${factor.toFixed(1)}x from running calls side by side)` : ''
 }

@@ -1,11 +1,12 @@
 /**
  * Connects a run to its progress output: it listens to the agent's events on the Context
- * (`agent/call-start`, `agent/call-end`, `agent/turn-end`, `agent/text-delta`), records each
- * call in the stats and tells the view. It only observes; the returned function removes
- * every listener it added.
+ * (`agent/model-response`, `agent/call-start`, `agent/call-end`, `agent/turn-end`,
+ * `agent/text-delta`), records each call in the stats and tells the view, including what the
+ * model said alongside its tool calls (streamed or not). It only observes; the returned
+ * function removes every listener it added.
  */
 import type { Context } from 'cordis'
-import type { CallEndEvent, CallStartEvent, TextDeltaEvent, TurnEndEvent } from '@rein/agent'
+import type { CallEndEvent, CallStartEvent, ModelResponseEvent, TextDeltaEvent, TurnEndEvent } from '@rein/agent'
 import type { RunStats } from './stats.js'
 import type { LiveCall, ProgressView } from './view.js'
 
@@ -37,8 +38,13 @@ export function attachProgress(ctx: Context, view: ProgressView, stats: RunStats
     view.turnEnded({ turn: event.turn, outcome: event.outcome, calls, ...stats.timing(event.turn) })
   }
   const onText = (event: TextDeltaEvent) => view.text(event.text)
+  // The final answer is the view's `answer`; the words that come with tool calls are narration.
+  const onResponse = (event: ModelResponseEvent) => {
+    if (event.message?.toolCalls?.length && event.message.content.trim() !== '') view.note(event.message.content)
+  }
 
   const offs = [
+    ctx.on('agent/model-response', onResponse),
     ctx.on('agent/call-start', onStart),
     ctx.on('agent/call-end', onEnd),
     ctx.on('agent/turn-end', onTurnEnd),

@@ -18,6 +18,8 @@ export interface CallRecord {
   end?: number
   durationMs?: number
   outcome?: string
+  /** The failure's message, for a call that failed. */
+  error?: string
   facts: ResultFacts
 }
 
@@ -42,6 +44,8 @@ export interface Summary {
   spilledBytes: number
   wallMs: number
   serialMs: number
+  /** The most calls that ran at the same time in any batch (1 when none ran side by side). */
+  largestGroup: number
 }
 
 const key = (turn: number, index: number) => `${turn}:${index}`
@@ -63,6 +67,12 @@ export class RunStats {
     record.durationMs = durationMs
     record.outcome = outcomeOf(result)
     record.facts = factsOf(result.meta)
+    if (result.isError) record.error = result.error.message
+  }
+
+  /** Every call that started, batch by batch, in model order. */
+  records(): CallRecord[] {
+    return [...this.calls.values()].sort((a, b) => a.turn - b.turn || a.index - b.index)
   }
 
   /** The calls of `turn` that started, in model order. */
@@ -86,6 +96,7 @@ export class RunStats {
     for (const r of records) if (r.outcome) counts.set(r.outcome, (counts.get(r.outcome) ?? 0) + 1)
     const outcomes = [...counts].sort((a, b) => Number(b[0] === 'ok') - Number(a[0] === 'ok') || b[1] - a[1] || a[0].localeCompare(b[0]))
     const turns = [...new Set(records.map((r) => r.turn))]
+    const timings = turns.map((turn) => this.timing(turn))
     return {
       calls: records.length,
       outcomes,
@@ -93,8 +104,9 @@ export class RunStats {
       cacheHits: records.filter((r) => r.facts.cacheHit).length,
       spilled: records.filter((r) => r.facts.spilledBytes !== undefined).length,
       spilledBytes: records.reduce((sum, r) => sum + (r.facts.spilledBytes ?? 0), 0),
-      wallMs: turns.reduce((sum, turn) => sum + this.timing(turn).wallMs, 0),
+      wallMs: timings.reduce((sum, t) => sum + t.wallMs, 0),
       serialMs: records.reduce((sum, r) => sum + (r.durationMs ?? 0), 0),
+      largestGroup: Math.max(0, ...timings.flatMap((t) => t.groups.map((g) => g.length))),
     }
   }
 }

@@ -2,10 +2,12 @@
  * Progress on a terminal: the calls of the batch in flight are rows that are redrawn in place
  * (a spinner and elapsed time while running, outcome and notes once final), so parallel
  * groups are seen starting and finishing together. A finished batch stays on screen as
- * plain text. Rows are cut to the terminal width, so a redraw never has to undo a wrapped line.
+ * plain text. No line is ever wider than the terminal, so a redraw never has to undo a line
+ * the terminal wrapped: a running row is cut to fit, and a finished row's outcome and reason
+ * (a denial's, a timeout's) continue on lines of their own below it instead of being cut.
  */
 import type { Output } from '../io.js'
-import { argsPreview, clip, formatMs, notesOf, outcomeOf } from './format.js'
+import { argsPreview, clip, formatMs, notesOf, outcomeOf, wrap } from './format.js'
 import { mark, modeLabel, outcomeText, turnLine } from './lines.js'
 import type { Style } from './style.js'
 import type { LiveCall, ProgressView, TurnReport } from './view.js'
@@ -37,6 +39,11 @@ export class TtyView implements ProgressView {
 
   note(text: string): void {
     this.settle()
+    if (this.streamed.trim() !== '' && this.streamed.trim() === text.trim()) {
+      this.endStream()
+      return
+    }
+    this.endStream()
     for (const line of text.split('\n')) this.line(this.style.cyan(`model: ${line}`))
   }
 
@@ -146,37 +153,46 @@ export class TtyView implements ProgressView {
     const width = Math.max(40, (this.out.columns ?? 100) - 1)
     const now = performance.now()
     let text = this.drawn > 0 ? `${ESC}${this.drawn}F` : ''
-    for (const row of this.rows) text += `${ESC}2K${this.row(row, width, now)}\n`
+    const heights: number[] = []
+    for (const row of this.rows) {
+      const lines = this.row(row, width, now)
+      heights.push(lines.length)
+      for (const line of lines) text += `${ESC}2K${line}\n`
+    }
     if (this.footer !== undefined) text += `${ESC}2K${this.style.yellow(clip(this.footer, width))}\n`
-    this.drawn = this.rows.length + (this.footer !== undefined ? 1 : 0)
+    this.drawn = heights.reduce((sum, h) => sum + h, 0) + (this.footer !== undefined ? 1 : 0)
     this.out.write(text)
     while (this.rows.length > MAX_LIVE && this.rows[0]!.result) {
       this.rows.shift()
-      this.drawn--
+      this.drawn -= heights.shift()!
     }
   }
 
-  /** One row: mark, id, tool, arguments, then state; the plain text is cut to `width` before colouring. */
-  private row(call: LiveCall, width: number, now: number): string {
+  /**
+   * One row: mark, id, tool, arguments, then state, each line at most `width` wide. A running
+   * row is one line, cut to fit; a finished row's outcome, time and notes wrap onto indented
+   * lines below it, so a reason is shown whole.
+   */
+  private row(call: LiveCall, width: number, now: number): string[] {
     const s = this.style
     const head = `${call.id.padEnd(5)} ${call.name.padEnd(13)} `
     const fixed = 4 + head.length
     const argsRoom = Math.max(8, Math.min(40, width - fixed - 32))
     const args = argsPreview(call.arguments, argsRoom).padEnd(argsRoom)
     const room = Math.max(1, width - fixed - argsRoom - 2)
-    let state: string
-    let painted: string
-    if (call.result) {
-      const notes = [...(call.mode === 'exclusive' ? ['barrier'] : []), ...notesOf(call.result, 60)]
-      const time = formatMs(call.durationMs ?? 0)
-      state = `${outcomeOf(call.result)} ${time}${notes.length ? `  ${notes.join(' · ')}` : ''}`
-      painted = `${outcomeText(call, s)} ${time}${notes.length ? s.dim(`  ${notes.join(' · ')}`) : ''}`
-    } else {
-      state = `running ${formatMs(now - call.startedAt)} · ${modeLabel(call)}`
-      painted = s.cyan(state)
-    }
-    if (state.length > room) painted = clip(state, room)
     const spin = call.result ? mark(call, s) : s.cyan(SPINNER[this.frame % SPINNER.length]!)
-    return `  ${spin} ${s.bold(head)}${s.dim(args)}  ${painted}`
+    const start = `  ${spin} ${s.bold(head)}${s.dim(args)}  `
+    if (!call.result) {
+      const state = `running ${formatMs(now - call.startedAt)} · ${modeLabel(call)}`
+      return [start + (state.length > room ? clip(state, room) : s.cyan(state))]
+    }
+    const notes = [...(call.mode === 'exclusive' ? ['barrier'] : []), ...notesOf(call.result, Infinity)]
+    const outcome = outcomeOf(call.result)
+    const time = formatMs(call.durationMs ?? 0)
+    const indent = ' '.repeat(6)
+    const [first = '', ...rest] = wrap(`${outcome} ${time}${notes.length ? ` · ${notes.join(' · ')}` : ''}`, room, width - indent.length)
+    const lead = `${outcome} ${time}`
+    const painted = first.startsWith(lead) ? `${outcomeText(call, s)} ${time}${s.dim(first.slice(lead.length))}` : first
+    return [start + painted, ...rest.map((line) => indent + s.dim(line))]
   }
 }
