@@ -6,6 +6,8 @@ import { existsSync } from 'node:fs'
 const benches = [
   'packages/kernel/bench/pipeline.mjs',
   'packages/agent/bench/makespan.mjs',
+  'packages/agent/bench/memory.mjs',
+  'plugins/audit/bench/append.mjs',
   'apps/cli/bench/startup.mjs',
 ]
 let failed = 0
