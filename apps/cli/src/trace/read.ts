@@ -8,7 +8,7 @@
  * an earlier rein CLI recorded); a session without times is drawn by entry order. Read-only.
  */
 import { readFile } from 'node:fs/promises'
-import { DEPENDS_ON, referencedIds } from '@rein/agent'
+import { DEPENDS_ON, parseSessionLog, referencedIds } from '@rein/agent'
 
 /** One call on the timeline. */
 export interface TraceCall {
@@ -63,9 +63,10 @@ export async function readTraceFile(path: string): Promise<Trace> {
   return readTrace(await readFile(path, 'utf8'), path)
 }
 
-/** Parses session JSONL text. A torn last line (no newline) is ignored, as the session store does. */
+/** Parses session JSONL text with the agent's reader: a damaged line throws `<name>:<line>: ...`; a torn last line is left out. */
 export function readTrace(text: string, name = 'session'): Trace {
-  const entries = parseLines(text, name)
+  // The session format has one reader: @rein/agent's (each line checked, `seq` in order, a torn tail left out).
+  const entries = parseSessionLog(text, name).entries as unknown as Entry[]
   const turns = new Map<number, TraceTurn>()
   const calls = new Map<string, TraceCall>()
   const key = (turn: number, index: number) => `${turn}:${index}`
@@ -147,25 +148,6 @@ export function dependenciesOf(call: Pick<TraceCall, 'requested' | 'arguments'>)
     if (Array.isArray(explicit)) for (const id of explicit) if (typeof id === 'string') ids.add(id)
   }
   return [...ids]
-}
-
-function parseLines(text: string, name: string): Entry[] {
-  const complete = text.slice(0, text.lastIndexOf('\n') + 1)
-  const out: Entry[] = []
-  complete.split('\n').forEach((line, i) => {
-    if (line.trim() === '') return
-    let entry: unknown
-    try {
-      entry = JSON.parse(line)
-    } catch {
-      throw new Error(`${name}:${i + 1}: not a JSON session entry (is this a rein session JSONL file?)`)
-    }
-    if (!isRecord(entry) || typeof entry.type !== 'string') {
-      throw new Error(`${name}:${i + 1}: not a session entry (each line must be an object with a "type")`)
-    }
-    out.push(entry)
-  })
-  return out
 }
 
 function parsed(args: unknown): unknown {
