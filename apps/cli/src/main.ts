@@ -6,6 +6,7 @@
  * and usage errors answer at the speed of a bare Node start.
  */
 import { readFileSync } from 'node:fs'
+import { didYouMean } from '@rein/loader/suggest'
 import { commandHelp, parseCommand, UsageError, type Command } from './command.js'
 import { cancel } from './commands/cancel.js'
 import { chains } from './commands/chains.js'
@@ -97,22 +98,9 @@ function topHelp(): string {
   ].join('\n')
 }
 
-/** The nearest command name within two edits, as a hint. */
+/** The nearest command name within two edits, as a hint (the loader's one spelling helper). */
 function suggest(name: string): string {
-  const ranked = COMMANDS.map((c) => ({ name: c.name, d: distance(name, c.name) })).sort((a, b) => a.d - b.d)
-  return ranked[0] && ranked[0].d <= 2 ? ` (did you mean "${ranked[0].name}"?)` : ''
-}
-
-function distance(a: string, b: string): number {
-  let row = Array.from({ length: b.length + 1 }, (_, j) => j)
-  for (let i = 1; i <= a.length; i++) {
-    const next = [i]
-    for (let j = 1; j <= b.length; j++) {
-      next[j] = Math.min(row[j]! + 1, next[j - 1]! + 1, row[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1))
-    }
-    row = next
-  }
-  return row[b.length]!
+  return didYouMean(name, COMMANDS.map((c) => c.name))
 }
 
 /** The package version; the manifest is one folder up from `src/`, two from `dist/src/`. */

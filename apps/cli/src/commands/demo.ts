@@ -18,7 +18,6 @@ import { createStyle, wantsColor } from '../progress/style.js'
 import { createView } from '../progress/view.js'
 import { reinCommand, shellWord } from '../invocation.js'
 import { demoConfig } from '../paths.js'
-import { deferredSession } from '../session/deferred.js'
 
 /** Where the session goes unless `--session` says otherwise (relative to the working directory). */
 export const DEFAULT_DEMO_SESSION = '.rein/demo-session.jsonl'
@@ -51,10 +50,8 @@ Options:
     await rm(sessionPath, { force: true })
     const view = createView(io)
     const provider = scripted(demoScript(args.values.fast ? 0.1 : 1))
-    const session = deferredSession()
-    const harness = await loadHarness(demoConfig(), { provider, session, env: io.env })
     const store = jsonlSession(sessionPath)
-    session.bind(store)
+    const harness = await loadHarness(demoConfig(), { provider, session: store, env: io.env })
     const stats = new RunStats()
     try {
       println(io.stdout, style.bold('rein demo') + ' — a scripted model (no key, no network) drives real tools through these chains:')

@@ -20,7 +20,6 @@ import { runJson } from '../progress/run-json.js'
 import { RunStats } from '../progress/stats.js'
 import { createStyle, wantsColor } from '../progress/style.js'
 import { createView } from '../progress/view.js'
-import { deferredSession } from '../session/deferred.js'
 
 export const run: Command = {
   name: 'run',
@@ -62,15 +61,15 @@ Options:
     const task = args.positionals.join(' ').trim()
     if (task === '') throw new UsageError(`rein run: the task is empty; usage: ${run.usage}`)
     const approve = approveMode(stringOption(args, 'approve', 'ask'))
-    const [{ jsonlSession, memorySession }, { loadHarness }] = await Promise.all([import('@rein/agent'), import('@rein/loader')])
+    const [{ jsonlSession }, { loadHarness }] = await Promise.all([import('@rein/agent'), import('@rein/loader')])
     const configPath = resolve(io.cwd, stringOption(args, 'config', 'rein.yaml'))
-    const session = deferredSession()
-    const harness = await loadHarness(configPath, { session, env: io.env })
-    reportWarnings(harness.warnings, io, 'run')
+    // --session overrides the file's `session` path; without either the session is in memory.
+    // A store passed here is ours to close; one the loader opens from the file, the loader closes.
     const option = stringOption(args, 'session')
+    const store = option !== undefined ? jsonlSession(resolve(io.cwd, option)) : undefined
+    const harness = await loadHarness(configPath, { env: io.env, ...(store ? { session: store } : {}) })
+    reportWarnings(harness.warnings, io, 'run')
     const sessionPath = option !== undefined ? resolve(io.cwd, option) : harness.config.session
-    const store = sessionPath ? jsonlSession(sessionPath) : memorySession()
-    session.bind(store)
     const json = args.values.json === true
     const view = json ? new QuietView(io.stderr) : createView(io)
     const stats = new RunStats()
@@ -92,7 +91,7 @@ Options:
       view.close()
       removeApproval()
       await harness.dispose()
-      await store.close?.()
+      await store?.close?.()
     }
   },
 }
