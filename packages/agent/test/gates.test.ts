@@ -14,17 +14,23 @@ describe('PreGate', () => {
     await settle()
     expect(order).toEqual([2, 0])
     gate.release(0)
-    await Promise.all(turns)
+    await settle()
+    // Checked as a state, not awaited: a gate that never opens fails here instead of hanging.
     expect(order).toEqual([2, 0, 1])
+    await Promise.all(turns)
   })
 
   it('skips a call that leaves before its turn', async () => {
     const gate = new PreGate(3)
     for (const i of [0, 1, 2]) gate.enqueue(i)
-    const third = gate.turn(2)
+    let thirdsTurn = false
+    void gate.turn(2).then(() => { thirdsTurn = true })
     gate.release(1)
+    await settle()
+    expect(thirdsTurn).toBe(false)
     gate.release(0)
-    await third
+    await settle()
+    expect(thirdsTurn).toBe(true)
   })
 })
 
