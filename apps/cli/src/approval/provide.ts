@@ -20,7 +20,7 @@ export function provideApprovalPrompt(ctx: Context, prompt: ApprovalPrompt): () 
 export function approvalPrompt(mode: ApproveMode, io: Io, view: ProgressView): ApprovalPrompt {
   switch (mode) {
     case 'deny':
-      return { ask: async () => 'deny' }
+      return { ask: async () => 'deny' as const }
     case 'allow':
       return noticed(io, view, 'allow-once', firstOnly(), (request) =>
         `rein: ${needs(request)}; allowed without asking (--approve allow), as is every later call that needs approval`)
