@@ -3,13 +3,29 @@
  * validator is kept with the tool (ajv's own cache is keyed by object identity and never
  * evicts). Errors render as a few short lines a model can act on.
  */
-import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv'
-import { Ajv2020 } from 'ajv/dist/2020.js'
-import addFormatsModule from 'ajv-formats'
+import { createRequire } from 'node:module'
+import type { Ajv, ErrorObject, ValidateFunction } from 'ajv'
 
 type FormatsPlugin = (ajv: Ajv) => Ajv
-const addFormats = ((addFormatsModule as unknown as { default?: FormatsPlugin }).default
-  ?? addFormatsModule) as unknown as FormatsPlugin
+type AjvClass = new (options: object) => Ajv
+
+/**
+ * ajv and ajv-formats, loaded when the first JSON Schema is compiled: importing them costs
+ * about as much as starting node, and a process that compiles no schema (`rein --help`, a
+ * harness of Standard Schema tools) never pays it. Both are CommonJS, so `require` is synchronous.
+ */
+const load = (() => {
+  let loaded: { Ajv: AjvClass, Ajv2020: AjvClass, addFormats: FormatsPlugin } | undefined
+  return () => loaded ??= (() => {
+    const require = createRequire(import.meta.url)
+    const formats = require('ajv-formats') as FormatsPlugin & { default?: FormatsPlugin }
+    return {
+      Ajv: (require('ajv') as { Ajv: AjvClass }).Ajv,
+      Ajv2020: (require('ajv/dist/2020.js') as { Ajv2020: AjvClass }).Ajv2020,
+      addFormats: formats.default ?? formats,
+    }
+  })()
+})()
 
 /** At most this many error lines are shown to the model. */
 const MAX_LINES = 5
@@ -42,8 +58,9 @@ export class SchemaCompiler {
 
   private pick(schema: object): Ajv {
     const dialect = (schema as { $schema?: unknown }).$schema
+    const { Ajv, Ajv2020, addFormats } = load()
     if (typeof dialect === 'string' && dialect.includes('2020-12')) {
-      return this.draft2020 ??= addFormats(new Ajv2020({ strict: false, allErrors: true }) as unknown as Ajv)
+      return this.draft2020 ??= addFormats(new Ajv2020({ strict: false, allErrors: true }))
     }
     return this.draft07 ??= addFormats(new Ajv({ strict: false, allErrors: true }))
   }

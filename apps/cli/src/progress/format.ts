@@ -3,7 +3,9 @@
  * preview, the outcome word (`ok` or the error code), durations, and the notes a person
  * wants on a finished call (retried, cache hit, spilled, why it failed). Pure functions.
  */
-import { codeOf, type Json, type ToolExecutionResult } from '@rein/kernel'
+import type { Json, ToolExecutionResult } from '@rein/kernel'
+// The light entry (no cordis, no ajv): `rein --help` loads nothing of the runtime.
+import { codeOf } from '@rein/kernel/results'
 
 /** `ok`, or the failure's code (`TOOL_FAILED` when a failure carries none). */
 export function outcomeOf(result: ToolExecutionResult): string {
