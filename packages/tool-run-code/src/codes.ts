@@ -1,0 +1,24 @@
+/**
+ * The result codes `run_code` adds to the kernel's catalogue, and the error its body throws
+ * to carry one. A deadline reuses the kernel's `TOOL_TIMEOUT` and a return value that is not
+ * JSON its `INVALID_TOOL_OUTPUT`, so a policy that matches those codes needs no new cases.
+ */
+
+/** The code threw an exception it did not catch (a syntax error included). */
+export const CODE_FAILED = 'CODE_FAILED'
+/** The code needed more memory than `memoryLimitBytes`. */
+export const CODE_MEMORY_LIMIT = 'CODE_MEMORY_LIMIT'
+/** The sandbox thread itself failed (a crash, not the code's exception); a fresh one is used next time. */
+export const SANDBOX_FAILED = 'SANDBOX_FAILED'
+/** A `tools.<name>(...)` call named a tool that `run_code` may not call. */
+export const NOT_CALLABLE = 'NOT_CALLABLE'
+/** The code made more tool calls than `maxCalls` in one run. */
+export const TOO_MANY_CALLS = 'TOO_MANY_CALLS'
+
+/** An error with a result code; the kernel turns a thrown one into a failed result with that code. */
+export class RunCodeError extends Error {
+  constructor(readonly code: string, message: string, name = 'RunCodeError') {
+    super(message)
+    this.name = name
+  }
+}

@@ -1,0 +1,88 @@
+/**
+ * The `run_code` tool. Its body takes a sandbox thread, runs the code there with the
+ * configured limits, bridges the code's sub-calls to the pipeline, and returns the code's
+ * return value (or throws a coded error). Before it returns, every sub-call has settled and
+ * the thread is either back in the pool, clean, or terminated.
+ */
+import type { Context } from 'cordis'
+import { defineTool, type Json, type ToolDefinition } from '@rein/kernel'
+import { SubCalls } from './calls.js'
+import { DEFAULT_STACK_BYTES, type Config } from './config.js'
+import { callableTools, describeRunCode, RUN_CODE } from './description.js'
+import { valueOf } from './outcome.js'
+import type { SandboxPool } from './pool.js'
+import { runOnThread } from './run.js'
+
+export interface RunCodeArgs {
+  code: string
+}
+
+/** The tool for `ctx`'s registry, running on `pool`'s threads. */
+export function runCodeTool(ctx: Context, config: Config, pool: SandboxPool): ToolDefinition<RunCodeArgs, Json> {
+  const callable = () => callableTools(ctx.tools.specs(), config.tools)
+  const description = liveText(() => describeRunCode(callable(), config, (name) => ctx.tools.get(name)))
+  return defineTool<RunCodeArgs, Json>({
+    name: RUN_CODE,
+    // Read whenever the registry lists its tools, so tools registered after run_code appear.
+    get description() {
+      return description()
+    },
+    parameters: {
+      type: 'object',
+      properties: {
+        code: {
+          type: 'string',
+          minLength: 1,
+          description: 'The body of an async JavaScript function: await tools.<name>(args), then return a JSON value.',
+        },
+      },
+      required: ['code'],
+      additionalProperties: false,
+    },
+    // Exclusive: the scheduler cannot see which tools the code will call. Its sub-calls go to
+    // the pipeline directly and run in parallel among themselves, outside the batch's order.
+    isConcurrencySafe: () => false,
+    async execute({ code }, exec) {
+      const signal = exec.signal
+      const names = callable().map((spec) => spec.name)
+      const thread = await pool.acquire(signal)
+      const calls = new SubCalls((call, options) => ctx.tools.execute(call, options), exec, names, config)
+      let healthy = false
+      try {
+        const ended = await runOnThread(thread, {
+          code,
+          tools: names,
+          limits: {
+            memoryLimitBytes: config.memoryLimitBytes,
+            maxStackBytes: config.maxStackBytes ?? DEFAULT_STACK_BYTES,
+            deadline: Date.now() + config.maxRunMs,
+          },
+        }, (name, args) => calls.call(name, args), signal)
+        healthy = ended.healthy
+        return valueOf(ended, signal, config)
+      } finally {
+        await calls.close()
+        pool.release(thread, healthy)
+      }
+    },
+  })
+}
+
+/**
+ * `build()` on every read, except a read made while building: building the description lists
+ * the registry's tools, which reads this description again; that inner read gets the last text.
+ */
+function liveText(build: () => string): () => string {
+  let building = false
+  let last = ''
+  return () => {
+    if (building) return last
+    building = true
+    try {
+      last = build()
+    } finally {
+      building = false
+    }
+    return last
+  }
+}
