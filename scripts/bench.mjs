@@ -8,6 +8,7 @@ const benches = [
   'packages/agent/bench/makespan.mjs',
   'packages/agent/bench/memory.mjs',
   'plugins/audit/bench/append.mjs',
+  'packages/tool-run-code/bench/startup.mjs',
   'apps/cli/bench/startup.mjs',
 ]
 let failed = 0
