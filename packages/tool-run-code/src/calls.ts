@@ -58,6 +58,9 @@ export class SubCalls {
   }
 
   /** Aborts the sub-calls still running (the run is over) and resolves once every one has settled. */
+  /** Every call that ran, in the order they settled: `{ id, name, code? }` (no code: a success). */
+  readonly ran: Array<{ id: string, name: string, code?: string }> = []
+
   async close(reason: unknown = new Error('run_code ended before this call finished')): Promise<void> {
     this.#unlink()
     if (!this.#controller.signal.aborted) this.#controller.abort(reason)
@@ -87,6 +90,7 @@ export class SubCalls {
         agent: this.#exec.agent,
         onProgress: (info) => this.#exec.progress(info),
       })
+      this.ran.push(result.isError ? { id, name, code: result.error.info?.code ?? 'TOOL_FAILED' } : { id, name })
       return result.isError
         ? refusal(textOf(result.content), result.error.info?.code)
         : JSON.stringify({ ok: true, value: result.value })

@@ -63,6 +63,9 @@ export function runCodeTool(ctx: Context, config: Config, pool: SandboxPool): To
       } finally {
         await calls.close()
         pool.release(thread, healthy)
+        // Recorded with this call's result (`meta.calls`, kept in the session's tool/result entry):
+        // which sub-calls ran under it, by id (`<this id>.<n>`), tool and outcome.
+        if (calls.ran.length > 0) exec.meta.calls = calls.ran
       }
     },
   })

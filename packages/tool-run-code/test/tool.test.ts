@@ -58,6 +58,15 @@ describe('run_code', () => {
       { id: 'call_7.1', name: 'add', parent: 'call_7', turn: 3, agent: 'main' },
       { id: 'call_7.2', name: 'add', parent: 'call_7', turn: 3, agent: 'main' },
     ])
+    // The session keeps them with the run_code call's result (its tool/result entry's meta).
+    expect(result.meta?.calls).toEqual([{ id: 'call_7.1', name: 'add' }, { id: 'call_7.2', name: 'add' }])
+  })
+
+  it('records a failed sub-call with its code', async () => {
+    const ctx = await started({ tools: [addTool] })
+    const result = await run(ctx, 'try { await tools.add({ a: "x" }) } catch (e) { return e.code }', { id: 'c' })
+    expect(outcome(result)).toEqual(['OK', 'INVALID_ARGS'])
+    expect(result.meta?.calls).toEqual([{ id: 'c.1', name: 'add', code: 'INVALID_ARGS' }])
   })
 
   it('runs at most maxParallelCalls sub-calls at once; the others wait their turn', async () => {
