@@ -9,6 +9,7 @@ const benches = [
   'packages/agent/bench/memory.mjs',
   'plugins/audit/bench/append.mjs',
   'packages/tool-run-code/bench/startup.mjs',
+  'plugins/otel/bench/overhead.mjs',
   'apps/cli/bench/startup.mjs',
 ]
 let failed = 0
