@@ -6,24 +6,19 @@
  */
 import {
   failWith, ProviderAuthError, ProviderBadRequestError, ProviderContextLengthError, type ProviderError,
-  type ProviderErrorOptions, ProviderModelNotFoundError, ProviderRateLimitedError,
-  ProviderStreamInterruptedError, ProviderUnavailableError, type RequestSite,
-} from './errors.js'
+  type ProviderErrorOptions, ProviderModelNotFoundError, ProviderRateLimitedError, ProviderStreamInterruptedError,
+  ProviderUnavailableError, quote, readErrorBody, type ErrorClass, type HttpFailure, type RequestSite, type ServerError,
+} from '@rein/provider-kit'
 
-/** The longest server text quoted in a message. */
-const MAX_QUOTE = 500
-
-/** What the server said: the Messages API sends `{ type: 'error', error: { type, message }, request_id }`. */
-export interface ServerError {
-  message: string
-  type?: string
-  requestId?: string
+/** A request site of this provider: also where the credential is configured, for the advice of an authentication error. */
+export interface AnthropicSite extends RequestSite {
+  credentials: 'apiKey' | 'headers'
 }
 
 type Obj = Record<string, unknown>
 const asObject = (v: unknown): Obj | undefined => (typeof v === 'object' && v !== null && !Array.isArray(v) ? v as Obj : undefined)
 
-/** Reads the error out of a parsed body or event; undefined when it holds none. */
+/** Reads the error out of a parsed body or event (`{ type: 'error', error: { type, message }, request_id }`); undefined when it holds none. */
 export function fromErrorValue(value: unknown): ServerError | undefined {
   const root = asObject(value)
   if (root === undefined) return undefined
@@ -42,38 +37,11 @@ export function fromErrorValue(value: unknown): ServerError | undefined {
   return undefined
 }
 
-/** Reads a body's text, JSON or not, into what the server said. */
-export function readServerError(body: string): ServerError {
-  let parsed: unknown
-  try { parsed = JSON.parse(body) } catch { return { message: body.trim() } }
-  return fromErrorValue(parsed) ?? { message: body.trim() }
-}
-
 const CONTEXT_PATTERNS = [/prompt is too long/i, /context (?:window|length)/i, /too many (?:input )?tokens/i, /exceeds? the (?:model'?s? )?(?:maximum|context)/i]
 
 /** True when the server says the conversation is longer than the model accepts. */
 export function isContextLength(err: ServerError): boolean {
   return CONTEXT_PATTERNS.some((re) => re.test(err.message))
-}
-
-/** The server's text, redacted and shortened, ready to quote. */
-export function quote(text: string, site: RequestSite): string {
-  const clean = site.redact(site.redact(text).replace(/\s+/g, ' ').trim())
-  if (clean === '') return '(empty body)'
-  return clean.length > MAX_QUOTE ? `${clean.slice(0, MAX_QUOTE)}… (${clean.length - MAX_QUOTE} more characters)` : clean
-}
-
-/** Facts about a failed attempt. */
-export interface HttpFailure {
-  status: number
-  body: string
-  /** The `request-id` header, when the server sent one. */
-  requestId?: string
-  retryAfterMs?: number
-  /** How many requests were made in total. */
-  attempts: number
-  /** A sentence added to the message (why no retry was made, for instance). */
-  note?: string
 }
 
 const AUTH_ADVICE = {
@@ -82,8 +50,8 @@ const AUTH_ADVICE = {
 } as const
 
 /** The error for a non-2xx answer, once the retries its status allows are spent. */
-export function classifyHttpError(f: HttpFailure, site: RequestSite): ProviderError {
-  const server = readServerError(f.body)
+export function classifyHttpError(f: HttpFailure, site: AnthropicSite): ProviderError {
+  const server = readErrorBody(f.body, fromErrorValue)
   const requestId = server.requestId ?? f.requestId
   const options: ProviderErrorOptions = {
     status: f.status,
@@ -95,7 +63,7 @@ export function classifyHttpError(f: HttpFailure, site: RequestSite): ProviderEr
   const tries = f.attempts > 1 ? ` after ${f.attempts} attempts` : ''
   const said = quote(server.message, site)
   const tail = `${f.note === undefined ? '' : ` ${f.note}`}${requestId === undefined ? '' : ` (request id ${requestId})`}`
-  const make = <E extends ProviderError>(Kind: new (m: string, o?: ProviderErrorOptions) => E, message: string) => failWith(site, Kind, message + tail, options)
+  const make = <E extends ProviderError>(Kind: ErrorClass<E>, message: string) => failWith(site, Kind, message + tail, options)
   const { status } = f
   if (status === 401 || status === 403) {
     return make(ProviderAuthError, `${site.baseURL} refused the credentials (${http}): ${said}. ${status === 403 ? `Check that the key may use model "${site.model}". ` : ''}${AUTH_ADVICE[site.credentials]}`)

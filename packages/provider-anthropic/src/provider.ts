@@ -1,22 +1,20 @@
 /**
  * `createProvider(config)`: a rein Provider over the Anthropic Messages API. The config is
- * validated once, here; each request builds its body, posts it with retries, and turns the
- * answer into a message. `stream` yields text deltas then exactly one `message` event;
- * `generate` resolves to that same message. Every failure is a `ProviderError`.
+ * validated once, here. This file says what is particular to the wire — `<baseURL>/v1/messages`,
+ * the `x-api-key` credential and `anthropic-version`, which answers retry (408, 409, 429, 5xx
+ * and 529, unless the server's `x-should-retry` says otherwise), the `request-id` header — and
+ * the kit does the rest: the POST with retries, SSE, and `stream`/`generate`.
  */
 import type { GenerateRequest, Provider } from '@rein/kernel'
+import { answers, NETWORK_FACTS, transientStatus, type AnswerEvent, type Endpoint, type HttpDeps } from '@rein/provider-kit'
+import { classifyHttpError, type AnthropicSite } from './classify.js'
 import { resolveConfig, type AnthropicProviderConfig, type ResolvedConfig } from './config.js'
-import { abortedError } from './errors.js'
-import { defaultDeps, postWithRetries, siteOf, type HttpDeps } from './http.js'
-import { parseSSE } from './sse.js'
 import { MessageAssembler } from './stream-assembler.js'
 import { buildRequest } from './wire-request.js'
 import { parseMessage, type AnthropicAssistantMessage } from './wire-response.js'
 
 /** A streamed event whose final message carries `stopReason`. */
-export type AnthropicStreamEvent =
-  | { type: 'text-delta', text: string }
-  | { type: 'message', message: AnthropicAssistantMessage }
+export type AnthropicStreamEvent = AnswerEvent<AnthropicAssistantMessage>
 
 /** The provider, with the model and server it talks to (for display). */
 export interface AnthropicProvider extends Provider {
@@ -27,41 +25,29 @@ export interface AnthropicProvider extends Provider {
   stream(req: GenerateRequest): AsyncIterable<AnthropicStreamEvent>
 }
 
-async function readAll(chunks: AsyncIterable<Uint8Array>): Promise<string> {
-  const decoder = new TextDecoder('utf-8')
-  let text = ''
-  for await (const chunk of chunks) text += decoder.decode(chunk, { stream: true })
-  return text + decoder.decode()
+/** The request site of a config, for error messages; a network error's cause keeps its network facts only. */
+export function siteOf(config: ResolvedConfig): AnthropicSite {
+  const credentials = config.apiKey === undefined ? 'headers' : 'apiKey'
+  return { baseURL: config.baseURL, model: config.model, redact: config.redact, credentials, keepInCause: NETWORK_FACTS }
 }
 
-/** One non-streamed request. */
-async function complete(config: ResolvedConfig, req: GenerateRequest, deps: HttpDeps): Promise<AnthropicAssistantMessage> {
-  const { chunks } = await postWithRetries(config, buildRequest(config, req, false), false, req.signal, deps)
-  return parseMessage(await readAll(chunks), siteOf(config))
+/** The statuses the official SDK retries: 408, 409, 429 and every 5xx (529 "overloaded" included). */
+function retryableStatus(status: number): boolean {
+  return status === 408 || status === 409 || transientStatus(status)
 }
 
-/** One streamed request. A JSON or HTML body is read whole: the server ignored `stream`, or is not the API. */
-async function* streamed(config: ResolvedConfig, req: GenerateRequest, deps: HttpDeps): AsyncGenerator<AnthropicStreamEvent> {
-  const { response, chunks } = await postWithRetries(config, buildRequest(config, req, true), true, req.signal, deps)
-  const type = response.headers.get('content-type') ?? ''
-  if (type.includes('application/json') || type.includes('text/html')) {
-    yield* whole(parseMessage(await readAll(chunks), siteOf(config)))
-    return
+/** Where and how requests go. */
+function endpointOf(config: ResolvedConfig, site: AnthropicSite): Endpoint {
+  return {
+    url: config.endpoint,
+    shownURL: config.endpoint,
+    headers: { 'anthropic-version': config.anthropicVersion, ...(config.apiKey === undefined ? {} : { 'x-api-key': config.apiKey }) },
+    configuredHeaders: config.headers,
+    site,
+    retry: { ...config, retryableStatus, honourShouldRetry: true },
+    requestIdHeader: 'request-id',
+    classify: (failure) => classifyHttpError(failure, site),
   }
-  const assembler = new MessageAssembler(siteOf(config))
-  for await (const event of parseSSE(chunks)) {
-    if (req.signal?.aborted) throw abortedError(req.signal)
-    const text = assembler.push(event)
-    if (text !== '') yield { type: 'text-delta', text }
-    if (assembler.isDone) break
-  }
-  yield { type: 'message', message: assembler.finish() }
-}
-
-/** The events of an answer that arrived whole: its text as one delta, then the message. */
-function* whole(message: AnthropicAssistantMessage): Generator<AnthropicStreamEvent> {
-  if (message.content !== '') yield { type: 'text-delta', text: message.content }
-  yield { type: 'message', message }
 }
 
 /**
@@ -70,17 +56,16 @@ function* whole(message: AnthropicAssistantMessage): Generator<AnthropicStreamEv
  */
 export function createProvider(config: AnthropicProviderConfig, deps: Partial<HttpDeps> = {}): AnthropicProvider {
   const resolved = resolveConfig(config)
-  const io: HttpDeps = { ...defaultDeps, ...deps }
+  const site = siteOf(resolved)
   return {
     model: resolved.model,
     baseURL: resolved.baseURL,
-    stream: (req) => (resolved.stream
-      ? streamed(resolved, req, io)
-      : (async function* () { yield* whole(await complete(resolved, req, io)) })()),
-    async generate(req) {
-      if (!resolved.stream) return complete(resolved, req, io)
-      for await (const event of streamed(resolved, req, io)) if (event.type === 'message') return event.message
-      throw new Error('unreachable: a finished stream always ends with a message event')
-    },
+    ...answers({
+      endpoint: endpointOf(resolved, site),
+      stream: resolved.stream,
+      body: (req, stream) => buildRequest(resolved, req, stream),
+      parse: (text) => parseMessage(text, site),
+      assembler: () => new MessageAssembler(site),
+    }, deps),
   }
 }

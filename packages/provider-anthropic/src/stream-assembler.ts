@@ -6,9 +6,10 @@
  * after `message_stop` or a `stop_reason`; a stream that ends before either was interrupted.
  */
 import type { ToolCall } from '@rein/kernel'
-import { classifyStreamError, fromErrorValue, quote } from './classify.js'
-import { failWith, ProviderBadResponseError, ProviderStreamInterruptedError, type RequestSite } from './errors.js'
-import type { SSEEvent } from './sse.js'
+import {
+  failWith, ProviderBadResponseError, ProviderStreamInterruptedError, quote, type Assembler, type RequestSite, type SSEEvent,
+} from '@rein/provider-kit'
+import { classifyStreamError, fromErrorValue } from './classify.js'
 import { assistantMessage, fallbackCallId, readUsage, type AnthropicAssistantMessage, type StopReason } from './wire-response.js'
 
 type Block =
@@ -20,7 +21,7 @@ type Obj = Record<string, unknown>
 const asObject = (v: unknown): Obj | undefined => (typeof v === 'object' && v !== null && !Array.isArray(v) ? v as Obj : undefined)
 
 /** Accumulates one streamed answer. Feed it every event, then call `finish`. */
-export class MessageAssembler {
+export class MessageAssembler implements Assembler<AnthropicAssistantMessage> {
   private text = ''
   private readonly blocks = new Map<number, Block>()
   private usage: AnthropicAssistantMessage['usage']

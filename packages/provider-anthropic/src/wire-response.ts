@@ -5,8 +5,7 @@
  * tools) are skipped. A body that is not a message is a `ProviderBadResponseError`.
  */
 import type { AssistantMessage, ToolCall } from '@rein/kernel'
-import { quote } from './classify.js'
-import { failWith, ProviderBadResponseError, type RequestSite } from './errors.js'
+import { failWith, ProviderBadResponseError, quote, type RequestSite } from '@rein/provider-kit'
 
 /** Why the model stopped, as the API says it: `end_turn`, `tool_use`, `max_tokens`, `stop_sequence`, `pause_turn`, `refusal`... */
 export type StopReason = string

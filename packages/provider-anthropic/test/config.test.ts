@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest'
 import { resolveConfig } from '../src/config.js'
-import { ProviderConfigError } from '../src/errors.js'
+import { ProviderConfigError } from '../src/index.js'
 import { createProvider } from '../src/provider.js'
 
 const KEY = 'sk-ant-config-5e6f7a8b9c'

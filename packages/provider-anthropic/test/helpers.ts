@@ -4,9 +4,9 @@
  * what arrived before a failure.
  */
 import type { GenerateRequest, StreamEvent } from '@rein/kernel'
+import type { HttpDeps } from '@rein/provider-kit'
 import { startHttpFixture, type FixtureReply, type FixtureRequest, type HttpFixture } from '@rein/testing'
 import type { AnthropicProviderConfig } from '../src/config.js'
-import type { HttpDeps } from '../src/http.js'
 import { createProvider } from '../src/provider.js'
 
 /** The key every test uses; no error may ever show it. */

@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import {
   ProviderAuthError, ProviderBadResponseError, ProviderContextLengthError, ProviderModelNotFoundError,
   ProviderStreamInterruptedError,
-} from '../src/errors.js'
+} from '../src/index.js'
 import { drain, KEY, providerFor, request, startServer, textOf, type ScriptedServer } from './helpers.js'
 import { answerEvents, errorBody, jsonReply, sse, sseReply } from './wire.js'
 

@@ -5,7 +5,7 @@
  */
 import type { AssistantMessage } from '@rein/kernel'
 import { afterEach, describe, expect, it } from 'vitest'
-import { ProviderBadResponseError } from '../src/errors.js'
+import { ProviderBadResponseError } from '../src/index.js'
 import { drain, providerFor, request, startServer, type ScriptedServer } from './helpers.js'
 import { answerJson, jsonReply } from './wire.js'
 

@@ -5,7 +5,7 @@
  * ends a wait at once.
  */
 import { afterEach, describe, expect, it } from 'vitest'
-import { ProviderBadRequestError, ProviderRateLimitedError, ProviderStreamInterruptedError, ProviderUnavailableError } from '../src/errors.js'
+import { ProviderBadRequestError, ProviderRateLimitedError, ProviderStreamInterruptedError, ProviderUnavailableError } from '../src/index.js'
 import { drain, providerFor, request, startServer, textOf, type ScriptedServer } from './helpers.js'
 import { answerEvents, answerReply, errorBody, jsonReply, sse, sseReply } from './wire.js'
 

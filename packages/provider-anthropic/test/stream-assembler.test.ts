@@ -3,9 +3,9 @@
  * concatenated verbatim per block index, even when blocks interleave; the message is complete
  * only after `message_stop` or a stop reason.
  */
+import { createRedactor } from '@rein/provider-kit'
 import { describe, expect, it } from 'vitest'
-import { ProviderStreamInterruptedError } from '../src/errors.js'
-import { createRedactor } from '../src/secrets.js'
+import { ProviderStreamInterruptedError } from '../src/index.js'
 import { MessageAssembler } from '../src/stream-assembler.js'
 
 const site = { baseURL: 'https://api.anthropic.com', model: 'claude-test', redact: createRedactor([]), credentials: 'apiKey' as const }

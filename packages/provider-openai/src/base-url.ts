@@ -1,10 +1,10 @@
 /**
  * Reads `baseURL` into the endpoint requests go to and the form messages show. A query is kept
  * on the endpoint (Azure's `?api-version=`, a gateway's `?key=`); its values are secrets, so the
- * shown form replaces each with `[redacted]`, except the names in `PUBLIC_QUERY_PARAMS`.
- * A user name or password in the URL, and a fragment, are refused: fetch cannot send them.
+ * shown form replaces each with `[redacted]`, except the names in `PUBLIC_QUERY_PARAMS`. What
+ * any base URL must be (http(s), no credentials, no fragment) is the kit's `readHttpURL`.
  */
-import { REDACTED } from './secrets.js'
+import { readHttpURL, REDACTED, type HttpURLProblem } from '@rein/provider-kit'
 
 /** Query parameters whose values are not secret, shown as they are. */
 export const PUBLIC_QUERY_PARAMS: ReadonlySet<string> = new Set(['api-version'])
@@ -27,16 +27,18 @@ export type BaseURLReading =
 
 const MUST = 'an http(s) URL such as "https://api.deepseek.com" or "https://api.openai.com/v1"'
 
+/** What a refused `baseURL` must be, by why it was refused. */
+const MUSTS: Record<HttpURLProblem, string> = {
+  'not-http': MUST,
+  credentials: `${MUST}, without a user name or password (send credentials with apiKey or headers)`,
+  fragment: `${MUST}, without a fragment`,
+}
+
 /** Parses a configured `baseURL`. */
 export function readBaseURL(raw: string): BaseURLReading {
-  let url: URL
-  try { url = new URL(raw) } catch { return { kind: 'bad', must: MUST } }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') return { kind: 'bad', must: MUST }
-  if (url.username !== '' || url.password !== '') {
-    return { kind: 'bad', must: `${MUST}, without a user name or password (send credentials with apiKey or headers)` }
-  }
-  if (url.hash !== '' || raw.includes('#')) return { kind: 'bad', must: `${MUST}, without a fragment` }
-  const base = `${url.origin}${url.pathname}`.replace(/\/+$/, '')
+  const reading = readHttpURL(raw)
+  if (reading.kind === 'bad') return { kind: 'bad', must: MUSTS[reading.problem] }
+  const { url, root: base } = reading
   const query = url.search.slice(1)
   const shownQuery = query === '' ? '' : `?${query.split('&').map(showParam).join('&')}`
   return {
@@ -72,12 +74,4 @@ function isPublic(rawName: string): boolean {
 /** Decodes a query component as a server would (`+` is a space); the text itself if malformed. */
 function decodeForm(text: string): string {
   try { return decodeURIComponent(text.replace(/\+/g, ' ')) } catch { return text }
-}
-
-/**
- * A configured `baseURL` that was refused, safe to quote: anything after `?` or `#`, and a user
- * name or password, is cut, since it may hold a secret.
- */
-export function quotableURL(raw: string): string {
-  return raw.replace(/[?#][\s\S]*$/, '?…').replace(/^([^/@]*\/\/)?[^/@]*@/, '$1…@')
 }

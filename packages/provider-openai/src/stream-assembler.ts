@@ -5,8 +5,10 @@
  * after `[DONE]` or a `finish_reason`; a body that stops before either is an interruption.
  */
 import type { AssistantMessage, ToolCall } from '@rein/kernel'
-import { classifyStreamError, fromErrorValue, quote } from './classify.js'
-import { ProviderBadResponseError, ProviderStreamInterruptedError, type RequestSite } from './errors.js'
+import {
+  failWith, ProviderBadResponseError, ProviderStreamInterruptedError, quote, type Assembler, type RequestSite, type SSEEvent,
+} from '@rein/provider-kit'
+import { classifyStreamError, fromErrorValue } from './classify.js'
 import { assistantMessage, fallbackCallId, readUsage } from './wire-response.js'
 
 interface PartialCall { id: string, name: string, arguments: string }
@@ -14,8 +16,8 @@ interface PartialCall { id: string, name: string, arguments: string }
 type Obj = Record<string, unknown>
 const asObject = (v: unknown): Obj | undefined => (typeof v === 'object' && v !== null && !Array.isArray(v) ? v as Obj : undefined)
 
-/** Accumulates one streamed answer. Feed it every event payload, then call `finish`. */
-export class StreamAssembler {
+/** Accumulates one streamed answer. Feed it every event, then call `finish`. */
+export class StreamAssembler implements Assembler<AssistantMessage> {
   private text = ''
   private readonly calls = new Map<number, PartialCall>()
   private usage: AssistantMessage['usage']
@@ -28,14 +30,14 @@ export class StreamAssembler {
   /** True once `[DONE]` arrived; later events are ignored. */
   get isDone(): boolean { return this.done }
 
-  /** Feeds one event payload; returns the text it adds (possibly empty). Throws on an error event. */
-  push(data: string): string {
+  /** Feeds one event (its `data`; the wire names no events); returns the text it adds (possibly empty). Throws on an error event. */
+  push({ data }: SSEEvent): string {
     if (this.done) return ''
     if (data.trim() === '[DONE]') { this.done = true; return '' }
     this.events++
     let json: unknown
     try { json = JSON.parse(data) } catch {
-      throw new ProviderBadResponseError(this.site.redact(`${this.site.baseURL} sent stream event #${this.events} that is not JSON: ${quote(data, this.site)}`))
+      throw failWith(this.site, ProviderBadResponseError, `${this.site.baseURL} sent stream event #${this.events} that is not JSON: ${quote(data, this.site)}`)
     }
     const chunk = asObject(json)
     if (chunk === undefined) return ''
@@ -81,7 +83,7 @@ export class StreamAssembler {
   /** The complete message. Throws `ProviderStreamInterruptedError` when the answer never finished. */
   finish(): AssistantMessage {
     if (!this.done && this.finishReason === undefined) {
-      throw new ProviderStreamInterruptedError(this.site.redact(`the response stream from ${this.site.baseURL} ended before the answer was complete (after ${this.events} events, without finish_reason or [DONE])`))
+      throw failWith(this.site, ProviderStreamInterruptedError, `the response stream from ${this.site.baseURL} ended before the answer was complete (after ${this.events} events, without finish_reason or [DONE])`)
     }
     const ordered = [...this.calls].sort(([a], [b]) => a - b)
     const toolCalls: ToolCall[] = ordered.map(([, c], i) => ({ id: c.id || fallbackCallId(i), name: c.name, arguments: c.arguments }))

@@ -5,8 +5,7 @@
  * and its message is a `ProviderBadResponseError`, never a silently empty answer.
  */
 import type { AssistantMessage, ToolCall } from '@rein/kernel'
-import { ProviderBadResponseError, type RequestSite } from './errors.js'
-import { quote } from './classify.js'
+import { failWith, ProviderBadResponseError, quote, type RequestSite } from '@rein/provider-kit'
 
 type Usage = NonNullable<AssistantMessage['usage']>
 
@@ -34,7 +33,7 @@ export function assistantMessage(content: string, toolCalls: ToolCall[], usage: 
 }
 
 function bad(site: RequestSite, what: string, body: string): ProviderBadResponseError {
-  return new ProviderBadResponseError(site.redact(`${site.baseURL} answered with ${what}, not a Chat Completions response: ${quote(body, site)}`))
+  return failWith(site, ProviderBadResponseError, `${site.baseURL} answered with ${what}, not a Chat Completions response: ${quote(body, site)}`)
 }
 
 function readToolCalls(value: unknown, site: RequestSite, body: string): ToolCall[] {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { quotableURL, readBaseURL } from '../src/base-url.js'
+import { readBaseURL } from '../src/base-url.js'
 
 describe('readBaseURL', () => {
   it('appends /chat/completions to the path, without trailing slashes', () => {
@@ -32,14 +32,5 @@ describe('readBaseURL', () => {
   ])('refuses %s', (_, raw, must) => {
     const reading = readBaseURL(raw)
     expect(reading.kind === 'bad' && reading.must).toContain(must)
-  })
-})
-
-describe('quotableURL', () => {
-  it('cuts the query, the fragment and any user info before a refused URL is quoted', () => {
-    expect(quotableURL('ftp://x/v1?key=secret#f')).toBe('ftp://x/v1?…')
-    expect(quotableURL('https://me:pw@x/v1')).toBe('https://…@x/v1')
-    expect(quotableURL('me:pw@x/v1?k=1')).toBe('…@x/v1?…')
-    expect(quotableURL('api.deepseek.com')).toBe('api.deepseek.com')
   })
 })

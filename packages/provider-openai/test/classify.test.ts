@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import * as codes from '../src/codes.js'
+import { ProviderCodes as codes } from '../src/index.js'
 import { classifyHttpError, isContextLengthError, readServerError } from '../src/classify.js'
 import { siteFor } from './helpers.js'
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { PROVIDER_CONFIG } from '../src/codes.js'
+import { PROVIDER_CONFIG } from '../src/index.js'
 import { DEFAULT_BASE_URL, resolveConfig } from '../src/config.js'
 import { createProvider } from '../src/provider.js'
 

@@ -3,11 +3,10 @@
  * stream while keeping what arrived before a failure.
  */
 import type { GenerateRequest, StreamEvent } from '@rein/kernel'
+import { createRedactor, type HttpDeps } from '@rein/provider-kit'
+import type { OpenAISite } from '../src/classify.js'
 import type { OpenAIProviderConfig } from '../src/config.js'
-import type { RequestSite } from '../src/errors.js'
-import type { HttpDeps } from '../src/http.js'
 import { createProvider } from '../src/provider.js'
-import { createRedactor } from '../src/secrets.js'
 import type { FixtureServer } from './fixture-server.js'
 
 /** The key every test uses; no message may ever contain it. */
@@ -19,7 +18,7 @@ export function providerFor(server: FixtureServer, overrides: Partial<OpenAIProv
 }
 
 /** A request site for unit tests: messages name `baseURL` and `model`, and `apiKey` is redacted. */
-export function siteFor(baseURL: string, model: string, apiKey: string): RequestSite {
+export function siteFor(baseURL: string, model: string, apiKey: string): OpenAISite {
   return { baseURL, model, redact: createRedactor([apiKey]), credentials: 'apiKey' }
 }
 

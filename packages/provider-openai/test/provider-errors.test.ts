@@ -1,6 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest'
-import * as codes from '../src/codes.js'
-import { ProviderError } from '../src/errors.js'
+import { ProviderCodes as codes, ProviderError } from '../src/index.js'
 import { startFixtureServer, type FixtureServer } from './fixture-server.js'
 import { KEY, providerFor, request } from './helpers.js'
 

@@ -1,12 +1,18 @@
+import { secretLeaks, visibleTexts } from '@rein/testing'
 import { afterEach, describe, expect, it } from 'vitest'
-import { PROVIDER_AUTH, PROVIDER_CONFIG, PROVIDER_STREAM_INTERRUPTED, PROVIDER_UNAVAILABLE } from '../src/codes.js'
+import { PROVIDER_AUTH, PROVIDER_CONFIG, PROVIDER_STREAM_INTERRUPTED, PROVIDER_UNAVAILABLE } from '../src/index.js'
 import { createProvider } from '../src/provider.js'
 import { startFixtureServer, type FixtureServer, type Reply } from './fixture-server.js'
 import { drain, KEY, request } from './helpers.js'
-import { expectNoSecret } from './leaks.js'
 
 let server: FixtureServer | undefined
 afterEach(async () => { await server?.close(); server = undefined })
+
+/** Asserts that `error` is an error in which none of `secrets` shows, wherever a person or a log could see it. */
+function expectNoSecret(error: unknown, ...secrets: string[]): void {
+  expect(error).toBeInstanceOf(Error)
+  expect(secretLeaks(error, ...secrets)).toEqual([])
+}
 
 async function serve(...replies: Reply[]): Promise<FixtureServer> {
   server = await startFixtureServer(...replies)
@@ -98,7 +104,8 @@ describe('a short key', () => {
     expect(error.message).toContain('authorization=[redacted] api-key=')
     expect(error.message).toContain('Labcoat keys (abcd-style) are not accepted.')
     expect(error.message).toContain('Check that apiKey is set')
-    expectNoSecret(error, /(?<![\p{L}\p{N}_])abc(?![\p{L}\p{N}_])/u)
+    const word = /(?<![\p{L}\p{N}_])abc(?![\p{L}\p{N}_])/u
+    expect(visibleTexts(error).filter(({ text }) => word.test(text))).toEqual([])
   })
 })
 

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest'
-import { PROVIDER_ABORTED, PROVIDER_STREAM_INTERRUPTED } from '../src/codes.js'
+import { PROVIDER_ABORTED, PROVIDER_STREAM_INTERRUPTED } from '../src/index.js'
 import { startFixtureServer, type FixtureServer } from './fixture-server.js'
 import { drain, providerFor, request } from './helpers.js'
 

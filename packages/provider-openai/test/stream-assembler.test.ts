@@ -1,16 +1,18 @@
 import { describe, expect, it } from 'vitest'
-import { PROVIDER_BAD_RESPONSE, PROVIDER_CONTEXT_LENGTH, PROVIDER_STREAM_INTERRUPTED } from '../src/codes.js'
+import { PROVIDER_BAD_RESPONSE, PROVIDER_CONTEXT_LENGTH, PROVIDER_STREAM_INTERRUPTED } from '../src/index.js'
 import { StreamAssembler } from '../src/stream-assembler.js'
 import { siteFor } from './helpers.js'
 
 const site = siteFor('http://127.0.0.1:1/v1', 'm', 'sk-secret-123')
+/** An SSE event with this data (Chat Completions names no events). */
+const event = (data: string) => ({ data })
 const chunk = (delta: object, extra: object = {}) => JSON.stringify({ choices: [{ index: 0, delta, finish_reason: null }], ...extra })
 const call = (index: number | undefined, fn: object, id?: string) =>
   chunk({ tool_calls: [{ ...(index === undefined ? {} : { index }), ...(id ? { id, type: 'function' } : {}), function: fn }] })
 
 function run(events: string[]) {
   const a = new StreamAssembler(site)
-  const texts = events.map((e) => a.push(e))
+  const texts = events.map((e) => a.push(event(e)))
   return { texts, message: a.finish() }
 }
 
@@ -64,24 +66,24 @@ describe('StreamAssembler', () => {
 
   it('accepts a stream that ends after a finish_reason without [DONE]', () => {
     const a = new StreamAssembler(site)
-    a.push(JSON.stringify({ choices: [{ index: 0, delta: { content: 'ok' }, finish_reason: 'stop' }] }))
+    a.push(event(JSON.stringify({ choices: [{ index: 0, delta: { content: 'ok' }, finish_reason: 'stop' }] })))
     expect(a.finish().content).toBe('ok')
   })
 
   it('refuses a stream that ended before finishing, as an interruption', () => {
     const a = new StreamAssembler(site)
-    a.push(chunk({ content: 'The answer is' }))
+    a.push(event(chunk({ content: 'The answer is' })))
     expect(() => a.finish()).toThrow(expect.objectContaining({ code: PROVIDER_STREAM_INTERRUPTED, message: expect.stringContaining('after 1 events') }))
   })
 
   it('throws a bad-response error for an event that is not JSON, quoting it without the key', () => {
     const a = new StreamAssembler(site)
-    expect(() => a.push('{oops sk-secret-123')).toThrow(expect.objectContaining({ code: PROVIDER_BAD_RESPONSE, message: expect.stringContaining('{oops [redacted]') }))
+    expect(() => a.push(event('{oops sk-secret-123'))).toThrow(expect.objectContaining({ code: PROVIDER_BAD_RESPONSE, message: expect.stringContaining('{oops [redacted]') }))
   })
 
   it('turns an error event into an error with the server text (context length recognised)', () => {
     const a = new StreamAssembler(site)
-    expect(() => a.push(JSON.stringify({ error: { message: 'upstream overloaded' } }))).toThrow(expect.objectContaining({ code: PROVIDER_STREAM_INTERRUPTED, message: expect.stringContaining('upstream overloaded') }))
-    expect(() => new StreamAssembler(site).push(JSON.stringify({ error: { message: 'prompt is too long: 210000 tokens' } }))).toThrow(expect.objectContaining({ code: PROVIDER_CONTEXT_LENGTH }))
+    expect(() => a.push(event(JSON.stringify({ error: { message: 'upstream overloaded' } })))).toThrow(expect.objectContaining({ code: PROVIDER_STREAM_INTERRUPTED, message: expect.stringContaining('upstream overloaded') }))
+    expect(() => new StreamAssembler(site).push(event(JSON.stringify({ error: { message: 'prompt is too long: 210000 tokens' } })))).toThrow(expect.objectContaining({ code: PROVIDER_CONTEXT_LENGTH }))
   })
 })

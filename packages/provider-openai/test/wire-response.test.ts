@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { PROVIDER_BAD_RESPONSE } from '../src/codes.js'
+import { PROVIDER_BAD_RESPONSE } from '../src/index.js'
 import { parseCompletion, readUsage } from '../src/wire-response.js'
 import { fixture } from './fixture-server.js'
 import { siteFor } from './helpers.js'

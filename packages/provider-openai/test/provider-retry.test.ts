@@ -1,6 +1,12 @@
+/**
+ * Retries as this provider uses the kit's: 429 and 5xx (and connections that break before the
+ * body) are retried up to `maxRetries` times, waiting as `retry-after` says (else backing off),
+ * with the same request; a `retry-after` above `maxRetryDelayMs` fails at once; an abort ends a
+ * wait; errors name the endpoint.
+ */
+import { sleep } from '@rein/provider-kit'
 import { afterEach, describe, expect, it } from 'vitest'
-import { PROVIDER_ABORTED, PROVIDER_RATE_LIMITED, PROVIDER_UNAVAILABLE } from '../src/codes.js'
-import { sleep } from '../src/retry.js'
+import { PROVIDER_ABORTED, PROVIDER_RATE_LIMITED, PROVIDER_UNAVAILABLE } from '../src/index.js'
 import { startFixtureServer, type FixtureServer, type Reply } from './fixture-server.js'
 import { gate, KEY, providerFor, request } from './helpers.js'
 

@@ -1,10 +1,21 @@
+/**
+ * A cause is a redacted copy of a foreign error: every string it keeps passes the redactor, its
+ * class survives, cycles and hostile objects do not break it; with `keep`, only the named
+ * properties of an error (and its nested causes) survive, and plain data is not walked.
+ */
+import { secretLeaks } from '@rein/testing'
 import { describe, expect, it } from 'vitest'
-import { redactedCopy } from '../src/safe-cause.js'
+import { NETWORK_FACTS, redactedCopy } from '../src/safe-cause.js'
 import { createRedactor } from '../src/secrets.js'
-import { expectNoSecret } from './leaks.js'
 
 const SECRET = 'sk-live-5e4d3c2b1a09'
 const redact = createRedactor([SECRET])
+
+/** Asserts that `SECRET` shows nowhere in `error` (message, stack, properties, keys, causes). */
+function expectNoSecret(error: unknown, secret: string): void {
+  expect(error).toBeInstanceOf(Error)
+  expect(secretLeaks(error, secret)).toEqual([])
+}
 
 /** The real error fetch's `Headers` throws for a value it cannot send: it quotes the value. */
 function headersError(): TypeError {
@@ -68,5 +79,26 @@ describe('redactedCopy', () => {
     expect(redactedCopy(`a ${SECRET}`, redact)).toBe('a [redacted]')
     expect(redactedCopy(undefined, redact)).toBeUndefined()
     expect(redactedCopy(42, redact)).toBe(42)
+  })
+})
+
+describe('redactedCopy with keep', () => {
+  it('keeps only the named properties of an error and its nested causes, redacted', () => {
+    const inner = Object.assign(new Error(`socket ${SECRET}`), { code: 'ECONNRESET', errno: -104, headers: { 'x-api-key': SECRET } })
+    const outer = Object.assign(new TypeError(`fetch failed for ${SECRET}`, { cause: inner }), { request: { url: `/v1?key=${SECRET}` } })
+    const copy = redactedCopy(outer, redact, NETWORK_FACTS) as TypeError & Record<string, any>
+    expect(copy).toBeInstanceOf(TypeError)
+    expect(copy.message).toBe('fetch failed for [redacted]')
+    expect(copy).not.toHaveProperty('request')
+    expect(copy.cause).toMatchObject({ message: 'socket [redacted]', code: 'ECONNRESET', errno: -104 })
+    expect(copy.cause).not.toHaveProperty('headers')
+    expectNoSecret(copy, SECRET)
+  })
+
+  it('does not walk plain data, even inside AggregateError#errors', () => {
+    const copy = redactedCopy(new AggregateError([new Error(SECRET), { body: SECRET }], 'all failed'), redact, NETWORK_FACTS) as AggregateError
+    expect(copy.errors[0]).toMatchObject({ message: '[redacted]' })
+    expect(copy.errors[1]).toBe('[Object]')
+    expect(redactedCopy({ body: SECRET }, redact, NETWORK_FACTS)).toBe('[Object]')
   })
 })

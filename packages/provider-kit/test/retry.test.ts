@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest'
-import { backoffDelay, isRetryableStatus, parseRetryAfter, sleep } from '../src/retry.js'
+import { backoffDelay, isRetryable, parseRetryAfter, sleep, transientStatus } from '../src/retry.js'
 
 const now = Date.parse('2024-11-30T12:00:00Z')
 
@@ -26,9 +26,27 @@ describe('backoffDelay', () => {
   })
 })
 
-describe('isRetryableStatus', () => {
+describe('transientStatus', () => {
   it('retries 429 and 5xx only', () => {
-    expect([400, 401, 404, 408, 429, 500, 502, 503].filter(isRetryableStatus)).toEqual([429, 500, 502, 503])
+    expect([400, 401, 404, 408, 429, 500, 502, 503].filter(transientStatus)).toEqual([429, 500, 502, 503])
+  })
+})
+
+describe('isRetryable', () => {
+  const anthropic = { retryableStatus: (s: number) => s === 408 || s === 409 || transientStatus(s), honourShouldRetry: true }
+  const told = (value: string) => new Headers({ 'x-should-retry': value })
+
+  it('asks the provider\'s status rule when the server says nothing', () => {
+    expect([400, 408, 409, 429, 529].filter((s) => isRetryable(s, new Headers(), anthropic))).toEqual([408, 409, 429, 529])
+    expect([408, 409, 429, 529].filter((s) => isRetryable(s, new Headers(), { retryableStatus: transientStatus }))).toEqual([429, 529])
+  })
+
+  it('follows x-should-retry over the status where the provider honours it, and ignores it elsewhere', () => {
+    expect(isRetryable(500, told('false'), anthropic)).toBe(false)
+    expect(isRetryable(400, told(' TRUE '), anthropic)).toBe(true)
+    expect(isRetryable(500, told('maybe'), anthropic)).toBe(true)
+    expect(isRetryable(500, told('false'), { retryableStatus: transientStatus })).toBe(true)
+    expect(isRetryable(400, told('true'), { retryableStatus: transientStatus })).toBe(false)
   })
 })
 

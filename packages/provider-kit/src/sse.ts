@@ -1,8 +1,9 @@
 /**
  * A server-sent-events parser: bytes in, events out (`event` name and `data`). Lines may end in
  * `\n`, `\r\n` or `\r` and may be split anywhere across chunks — inside a UTF-8 character or
- * between `\r` and `\n`; several `data:` lines of one event are joined by `\n`; comments and
- * other fields are skipped; an event without data is dropped. A source error propagates as is.
+ * between `\r` and `\n`; several `data:` lines of one event are joined by `\n`, one leading space
+ * stripped; comments and other fields are skipped; an event without data is dropped, and its
+ * name does not carry over. An unterminated last event is delivered. A source error propagates as is.
  */
 
 /** One event: its `event:` name (when given) and its data. */

@@ -1,0 +1,24 @@
+/**
+ * `@rein/provider-kit`: what every rein HTTP model provider shares, whatever its wire protocol —
+ * the error catalogue, redaction of keys and header values (in messages and causes), a JSON POST
+ * with retries that end on abort, SSE parsing, `stream`/`generate` over a wire format, and the
+ * config checks. A provider adds only its wire format: request building, answer assembly, and
+ * its config specifics. Imports only `@rein/kernel`'s types.
+ */
+export * from './codes.js'
+export {
+  ProviderError, ProviderConfigError, ProviderAuthError, ProviderModelNotFoundError,
+  ProviderContextLengthError, ProviderBadRequestError, ProviderRateLimitedError,
+  ProviderUnavailableError, ProviderStreamInterruptedError, ProviderBadResponseError,
+  ProviderAbortedError, abortedError, type ProviderErrorOptions,
+} from './errors.js'
+export { failWith, type RequestSite, type ErrorClass } from './site.js'
+export { createRedactor, secretHeaderValues, REDACTED, MIN_ANYWHERE_LENGTH, type Redactor } from './secrets.js'
+export { redactedCopy, NETWORK_FACTS } from './safe-cause.js'
+export { readErrorBody, quote, MAX_QUOTE, type ServerError } from './server-error.js'
+export { transientStatus, isRetryable, parseRetryAfter, backoffDelay, sleep, type RetryPolicy } from './retry.js'
+export { postWithRetries, requestHeaders, defaultDeps, type Endpoint, type HttpDeps, type HttpFailure, type OpenBody } from './http.js'
+export { parseSSE, SSEParser, type SSEEvent } from './sse.js'
+export { answers, type Answers, type AnswerEvent, type Assembler, type Wire } from './answers.js'
+export { readHttpURL, quotableURL, type HttpURLReading, type HttpURLProblem } from './http-url.js'
+export { ConfigCheck, type TransportConfig, type Transport, type SecretAdvice } from './config-checks.js'

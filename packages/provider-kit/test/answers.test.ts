@@ -1,0 +1,89 @@
+/**
+ * `stream` and `generate` over a wire: deltas then exactly one message, read up to the wire's
+ * end event; a non-streamed answer replayed as one delta and the message; a JSON body to a
+ * streamed request read whole; an abort between events rejects as an abort.
+ */
+import type { AssistantMessage } from '@rein/kernel'
+import { describe, expect, it } from 'vitest'
+import { answers, type Assembler, type Wire } from '../src/answers.js'
+import { PROVIDER_ABORTED } from '../src/codes.js'
+import type { HttpDeps } from '../src/http.js'
+import { transientStatus } from '../src/retry.js'
+import { createRedactor } from '../src/secrets.js'
+import type { SSEEvent } from '../src/sse.js'
+
+/** A toy wire: each SSE event's data is a piece of text, `end` ends the answer; a whole answer is `{ "text": ... }`. */
+class ToyAssembler implements Assembler<AssistantMessage> {
+  text = ''
+  isDone = false
+  push({ data }: SSEEvent): string {
+    if (data === 'end') { this.isDone = true; return '' }
+    this.text += data
+    return data
+  }
+
+  finish(): AssistantMessage { return { role: 'assistant', content: this.text } }
+}
+
+const site = { baseURL: 'http://toy', model: 'm', redact: createRedactor([]) }
+const bodies: unknown[] = []
+
+function wire(stream: boolean): Wire<AssistantMessage> {
+  return {
+    endpoint: {
+      url: 'http://toy/answer', shownURL: 'http://toy/answer', headers: {}, configuredHeaders: {}, site,
+      retry: { maxRetries: 0, retryBaseDelayMs: 1, maxRetryDelayMs: 1, retryableStatus: transientStatus },
+      classify: () => { throw new Error('no failure expected') },
+    },
+    stream,
+    body: (req, asked) => { bodies.push({ n: req.messages.length, stream: asked }); return {} },
+    parse: (text) => ({ role: 'assistant', content: (JSON.parse(text) as { text: string }).text }),
+    assembler: () => new ToyAssembler(),
+  }
+}
+
+/** A fetch that answers every request with `body` of `type`. */
+function serving(body: string, type: string): Partial<HttpDeps> {
+  return { fetch: async () => new Response(body, { headers: { 'content-type': type } }) }
+}
+
+const request = (signal?: AbortSignal) => ({ messages: [{ role: 'user' as const, content: 'hi' }], tools: [], ...(signal ? { signal } : {}) })
+const SSE = 'data: Hel\n\ndata: lo\n\ndata: end\n\ndata: never read\n\n'
+
+async function all<T>(events: AsyncIterable<T>): Promise<T[]> {
+  const out: T[] = []
+  for await (const e of events) out.push(e)
+  return out
+}
+
+describe('answers', () => {
+  it('streams the deltas, then one message, and stops at the wire\'s end event', async () => {
+    const toy = answers(wire(true), serving(SSE, 'text/event-stream'))
+    expect(await all(toy.stream(request()))).toEqual([
+      { type: 'text-delta', text: 'Hel' }, { type: 'text-delta', text: 'lo' },
+      { type: 'message', message: { role: 'assistant', content: 'Hello' } },
+    ])
+    expect(await toy.generate(request())).toEqual({ role: 'assistant', content: 'Hello' })
+  })
+
+  it('asks for a whole answer when the wire does not stream, and replays it as one delta and the message', async () => {
+    bodies.length = 0
+    const toy = answers(wire(false), serving('{"text":"whole"}', 'application/json'))
+    expect(await toy.generate(request())).toEqual({ role: 'assistant', content: 'whole' })
+    expect(await all(toy.stream(request()))).toEqual([{ type: 'text-delta', text: 'whole' }, { type: 'message', message: { role: 'assistant', content: 'whole' } }])
+    expect(bodies).toEqual([{ n: 1, stream: false }, { n: 1, stream: false }])
+  })
+
+  it('reads a JSON body whole when it asked for a stream, and gives an empty answer no delta', async () => {
+    const toy = answers(wire(true), serving('{"text":""}', 'application/json; charset=utf-8'))
+    expect(await all(toy.stream(request()))).toEqual([{ type: 'message', message: { role: 'assistant', content: '' } }])
+  })
+
+  it('rejects as an abort when the signal fires between events', async () => {
+    const controller = new AbortController()
+    const events = answers(wire(true), serving(SSE, 'text/event-stream')).stream(request(controller.signal))[Symbol.asyncIterator]()
+    expect(await events.next()).toEqual({ done: false, value: { type: 'text-delta', text: 'Hel' } })
+    controller.abort()
+    await expect(events.next()).rejects.toMatchObject({ code: PROVIDER_ABORTED, name: 'AbortError' })
+  })
+})

@@ -1,0 +1,130 @@
+/**
+ * The POST with retries, against a real 127.0.0.1 server: which answers are retried and how long
+ * it waits, what the provider's `classify` is told, that a body which began is never retried,
+ * that messages show the shown URL and never a secret, and that an abort ends a wait at once.
+ */
+import { startHttpFixture, type FixtureReply, type HttpFixture } from '@rein/testing'
+import { afterEach, describe, expect, it } from 'vitest'
+import { PROVIDER_ABORTED, PROVIDER_STREAM_INTERRUPTED, PROVIDER_UNAVAILABLE } from '../src/codes.js'
+import { ProviderBadRequestError, type ProviderError } from '../src/errors.js'
+import { postWithRetries, type Endpoint, type HttpDeps, type HttpFailure } from '../src/http.js'
+import { transientStatus } from '../src/retry.js'
+import { createRedactor } from '../src/secrets.js'
+import { failWith } from '../src/site.js'
+
+const SECRET = 'q-secret-0a1b2c3d'
+
+let server: HttpFixture | undefined
+afterEach(async () => { await server?.close(); server = undefined })
+
+async function serve(...replies: FixtureReply[]): Promise<HttpFixture> {
+  server = await startHttpFixture((_, index) => replies[index] ?? { status: 599, body: 'no scripted reply left' })
+  return server
+}
+
+/** An endpoint at `url` whose query holds a secret; `classify` records what it is told. */
+function endpointAt(url: string, overrides: Partial<Endpoint> = {}) {
+  const failures: HttpFailure[] = []
+  const site = { baseURL: url, model: 'm', redact: createRedactor([SECRET]) }
+  const endpoint: Endpoint = {
+    url: `${url}/v1/chat?key=${SECRET}`,
+    shownURL: `${url}/v1/chat?key=[redacted]`,
+    headers: { authorization: 'Bearer wire', 'x-version': '1' },
+    configuredHeaders: { 'X-Version': '2', accept: 'application/x-ndjson' },
+    site,
+    retry: { maxRetries: 2, retryBaseDelayMs: 100, maxRetryDelayMs: 5000, retryableStatus: transientStatus },
+    requestIdHeader: 'request-id',
+    classify: (failure): ProviderError => {
+      failures.push(failure)
+      return failWith(site, ProviderBadRequestError, `HTTP ${failure.status}: ${failure.body}${failure.note ? ` ${failure.note}` : ''}`, { status: failure.status })
+    },
+    ...overrides,
+  }
+  return { endpoint, failures }
+}
+
+/** Sleeps are recorded and end at once; the dice always roll 1 (full backoff). */
+function recorder(): { waits: number[], deps: HttpDeps } {
+  const waits: number[] = []
+  return { waits, deps: { fetch: (...a) => fetch(...a), sleep: async (ms) => { waits.push(ms) }, now: () => 0, random: () => 1 } }
+}
+
+async function text(chunks: AsyncIterable<Uint8Array>): Promise<string> {
+  let out = ''
+  for await (const chunk of chunks) out += Buffer.from(chunk).toString('utf8')
+  return out
+}
+
+describe('postWithRetries', () => {
+  it('sends JSON with the wire headers and the configured ones over them, to the real URL', async () => {
+    const s = await serve({ body: 'ok' })
+    const { endpoint } = endpointAt(s.url)
+    const open = await postWithRetries(endpoint, { a: 1 }, true, undefined, recorder().deps)
+    expect(await text(open.chunks)).toBe('ok')
+    expect(s.requests[0]).toMatchObject({ method: 'POST', path: `/v1/chat?key=${SECRET}`, body: { a: 1 } })
+    expect(s.requests[0]!.headers).toMatchObject({ 'content-type': 'application/json', accept: 'application/x-ndjson', authorization: 'Bearer wire', 'x-version': '2' })
+  })
+
+  it('retries a retryable status, waiting as retry-after-ms says, else backing off', async () => {
+    const s = await serve({ status: 429, headers: { 'retry-after-ms': '250' } }, { status: 503 }, { body: 'ok' })
+    const { endpoint, failures } = endpointAt(s.url)
+    const { waits, deps } = recorder()
+    expect(await text((await postWithRetries(endpoint, {}, false, undefined, deps)).chunks)).toBe('ok')
+    expect(waits).toEqual([250, 200])
+    expect(failures).toEqual([])
+  })
+
+  it('tells classify the status, body, attempts and request id once the retries are spent', async () => {
+    const s = await serve({ status: 500, body: 'a' }, { status: 500, body: 'b' }, { status: 502, body: 'c', headers: { 'request-id': 'req_9' } })
+    const { endpoint, failures } = endpointAt(s.url)
+    await expect(postWithRetries(endpoint, {}, false, undefined, recorder().deps)).rejects.toMatchObject({ status: 502 })
+    expect(failures).toEqual([{ status: 502, body: 'c', attempts: 3, requestId: 'req_9' }])
+  })
+
+  it('does not retry a status the provider does not call retryable', async () => {
+    const s = await serve({ status: 400, body: 'bad' }, { body: 'ok' })
+    const { endpoint, failures } = endpointAt(s.url)
+    await expect(postWithRetries(endpoint, {}, false, undefined, recorder().deps)).rejects.toThrow('HTTP 400: bad')
+    expect(failures).toHaveLength(1)
+    expect(s.requests).toHaveLength(1)
+  })
+
+  it('fails at once when retry-after asks for longer than maxRetryDelayMs, and says so', async () => {
+    const s = await serve({ status: 429, headers: { 'retry-after': '60' } })
+    const { endpoint, failures } = endpointAt(s.url)
+    const { waits, deps } = recorder()
+    await expect(postWithRetries(endpoint, {}, false, undefined, deps)).rejects.toThrow('That is longer than maxRetryDelayMs (5000ms), so it was not retried.')
+    expect(failures[0]).toMatchObject({ retryAfterMs: 60_000, attempts: 1 })
+    expect(waits).toEqual([])
+  })
+
+  it('names the shown URL, never the real one, when the server cannot be reached', async () => {
+    const s = await serve()
+    const { endpoint } = endpointAt(s.url, { retry: { maxRetries: 1, retryBaseDelayMs: 1, maxRetryDelayMs: 1, retryableStatus: transientStatus } })
+    await s.close(); server = undefined
+    const error = await postWithRetries(endpoint, {}, false, undefined, recorder().deps).then(() => { throw new Error('expected a failure') }, (e: unknown) => e as Error)
+    expect(error).toMatchObject({ code: PROVIDER_UNAVAILABLE, message: expect.stringMatching(/^could not reach http:\/\/127\.0\.0\.1:\d+\/v1\/chat\?key=\[redacted\] \(2 attempts\): ECONNREFUSED/) })
+    expect(error.cause).toBeInstanceOf(TypeError)
+  })
+
+  it('retries a connection cut after the headers, but never one cut after the body began', async () => {
+    const s = await serve({ headers: { 'content-type': 'text/event-stream' }, then: 'destroy' }, { body: ['first', 'second'], then: 'destroy' }, { body: 'ok' })
+    const { endpoint } = endpointAt(s.url)
+    const open = await postWithRetries(endpoint, {}, true, undefined, recorder().deps)
+    const seen: string[] = []
+    const error = await (async () => { for await (const chunk of open.chunks) seen.push(Buffer.from(chunk).toString()) })().catch((e: unknown) => e)
+    expect(seen.join('')).toContain('first')
+    expect(error).toMatchObject({ code: PROVIDER_STREAM_INTERRUPTED, message: expect.stringContaining('broke off in the middle of the response after') })
+    expect(s.requests).toHaveLength(2)
+  })
+
+  it('ends a wait between attempts as soon as the signal aborts, and sends nothing more', async () => {
+    const s = await serve({ status: 429, headers: { 'retry-after': '3' } }, { body: 'ok' })
+    const { endpoint } = endpointAt(s.url)
+    const controller = new AbortController()
+    const reason = new Error('stop')
+    const deps: HttpDeps = { ...recorder().deps, sleep: (_, signal) => new Promise((_, reject) => { signal?.addEventListener('abort', () => reject(signal.reason)); controller.abort(reason) }) }
+    await expect(postWithRetries(endpoint, {}, false, controller.signal, deps)).rejects.toMatchObject({ code: PROVIDER_ABORTED, name: 'AbortError', cause: reason })
+    expect(s.requests).toHaveLength(1)
+  })
+})
