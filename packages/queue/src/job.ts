@@ -1,0 +1,54 @@
+/**
+ * The shape of a run as a BullMQ job, shared by submitters and workers. A job is
+ * `{ session, task }`; a worker adds `inputAfter` (how many entries the session had before
+ * this job wrote anything) before it writes, so that whoever resumes the job knows what of
+ * the session is its own. One run per session at a time: the session is the job's
+ * deduplication id, so BullMQ refuses a second job for it until the first is finished.
+ */
+import { randomUUID } from 'node:crypto'
+import type { RunOutcome } from '@rein/agent'
+
+/** BullMQ's job name for a run. */
+export const JOB_NAME = 'run'
+
+/** What a job carries. */
+export interface RunJobData {
+  /** The session id: the PostgreSQL session the run reads and appends to. */
+  session: string
+  /** The user message this run adds to the session. */
+  task: string
+  /** Set by the first worker to start the job, before it writes: the session's length then. */
+  inputAfter?: number
+}
+
+/** How a run ended, as its submitter sees it. */
+export interface RunResult {
+  kind: RunOutcome['kind']
+  /** The final assistant text (empty when the run ended without one). */
+  text: string
+  /** For `error` (and an `aborted` run that never started): what went wrong, without secrets. */
+  error?: string
+  /** A stable code for `error` when there is one (`SESSION_WRITE_FAILED`, `POSTGRES_UNAVAILABLE`...). */
+  code?: string
+  /** The worker that finished it (`host:pid`), when a worker did. */
+  worker?: string
+  /** How many times a worker started the job (more than 1 after a worker died or the session was locked). */
+  attempts?: number
+}
+
+/** A fresh job id: unique per submission (BullMQ refuses ids with ":" and plain integers). */
+export function newJobId(): string {
+  return `run-${randomUUID()}`
+}
+
+/** Reads the job data a worker was given, or says what is wrong with it. */
+export function jobDataProblem(data: unknown): string | undefined {
+  if (typeof data !== 'object' || data === null) return 'the job has no data; a run job is { session, task }'
+  const { session, task, inputAfter } = data as Record<string, unknown>
+  if (typeof session !== 'string' || session === '') return '"session" must be a non-empty string'
+  if (typeof task !== 'string') return '"task" must be a string'
+  if (inputAfter !== undefined && (typeof inputAfter !== 'number' || !Number.isInteger(inputAfter) || inputAfter < 0)) {
+    return '"inputAfter" must be a whole number'
+  }
+  return undefined
+}

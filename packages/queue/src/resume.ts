@@ -1,0 +1,55 @@
+/**
+ * What a worker does with a job, given what the session holds. A job may be started more than
+ * once (its worker died, or lost its lock): every attempt after the first continues the
+ * session as it stands and never adds the task again, so the transcript holds it once.
+ * Guarantee: the decision depends only on the stored session and the job's data, so every
+ * worker makes the same one. The agent's own resume repair then settles calls left without a
+ * result (TOOL_OUTCOME_UNKNOWN when their `tool/call` was logged, else TOOL_NOT_STARTED);
+ * a call with a stored result is never run again.
+ */
+import { unanswered, type SessionEntry } from '@rein/agent'
+import type { RunJobData } from './job.js'
+
+/** What to do with one attempt of a job. */
+export type RunPlan =
+  /** Nothing of this job is in the session: record `inputAfter`, then run with the task. */
+  | { kind: 'fresh', inputAfter: number }
+  /** An earlier attempt wrote the task (and maybe more): run on without new input. */
+  | { kind: 'resume', repairs: Repairs }
+  /** An earlier attempt got the model's final answer: report it, ask nothing. */
+  | { kind: 'finished', text: string }
+
+/** Calls left without a result, by how the agent's repair will settle them. */
+export interface Repairs {
+  outcomeUnknown: number
+  notStarted: number
+}
+
+/** Plans one attempt of `data`'s job on a session holding `entries`. */
+export function planRun(entries: readonly SessionEntry[], data: RunJobData): RunPlan {
+  const after = data.inputAfter
+  if (after === undefined) return { kind: 'fresh', inputAfter: entries.length }
+  const own = entries.slice(after)
+  // The agent writes the task as the first user message of its run; until then nothing of
+  // this job is stored but perhaps the session's system message.
+  if (!own.some((entry) => entry.type === 'message' && entry.message.role === 'user')) return { kind: 'fresh', inputAfter: after }
+  const last = own.at(-1)
+  if (last?.type === 'message' && last.message.role === 'assistant' && !(last.message.toolCalls?.length)) {
+    return { kind: 'finished', text: textOf(last.message.content) }
+  }
+  return { kind: 'resume', repairs: repairsOf(entries) }
+}
+
+/** How many calls the agent's resume repair will settle, by kind. */
+export function repairsOf(entries: readonly SessionEntry[]): Repairs {
+  const missing = unanswered(entries)
+  const outcomeUnknown = missing.filter((m) => m.started).length
+  return { outcomeUnknown, notStarted: missing.length - outcomeUnknown }
+}
+
+/** The text of a message's content: a string as is, text blocks joined. */
+export function textOf(content: unknown): string {
+  if (typeof content === 'string') return content
+  if (!Array.isArray(content)) return ''
+  return content.map((block) => (block && typeof block === 'object' && typeof block.text === 'string' ? block.text : '')).join('')
+}
