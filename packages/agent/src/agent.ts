@@ -41,6 +41,12 @@ export interface RunOutcome {
   kind: 'completed' | 'max-turns' | 'aborted' | 'error'
   messages: Message[]
   error?: Error
+  /**
+   * The answer: the text of the model's last message, present only when `kind` is
+   * `completed` ('' when that message had only tool calls, as when a `concludesTurn` result
+   * ended the run). A run that stopped early has no answer; its last words are in `messages`.
+   */
+  text?: string
 }
 
 /** An agent: runs the loop over one session on one context. */
@@ -108,9 +114,9 @@ async function runLoop(env: LoopEnv, input: string | ContentBlock[] | undefined,
   const model = modelOf(settings.provider)
   let steps = 0
   const end = (kind: RunOutcome['kind'], error?: unknown): RunOutcome => {
-    const outcome: RunOutcome = error === undefined
-      ? { kind, messages: log.messages() }
-      : { kind, messages: log.messages(), error: asError(error) }
+    const messages = log.messages()
+    const outcome: RunOutcome = error === undefined ? { kind, messages } : { kind, messages, error: asError(error) }
+    if (kind === 'completed') outcome.text = finalText(messages)
     if (events.listens('agent/run-end')) {
       events.emit('agent/run-end', { runId, agent, at: Date.now(), outcome: kind, error: outcome.error, steps })
     }
@@ -217,6 +223,15 @@ function checkOptions(options: AgentOptions): Settings {
 function modelOf(provider: Provider): string | undefined {
   const model = (provider as { model?: unknown }).model
   return typeof model === 'string' && model !== '' ? model : undefined
+}
+
+/** The text of the last assistant message: the model's answer when a run completes. */
+function finalText(messages: readonly Message[]): string {
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const message = messages[i]!
+    if (message.role === 'assistant') return message.content
+  }
+  return ''
 }
 
 function asError(error: unknown): Error {

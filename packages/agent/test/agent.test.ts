@@ -10,12 +10,36 @@ describe('the agent loop', () => {
     const ctx = await kernelContext()
     const { agent, provider } = scriptedAgent(ctx, [textMessage('hello'), textMessage('again')], { system: 'be brief' })
     const first = await agent.run('hi')
-    expect(first).toEqual({ kind: 'completed', messages: [
+    expect(first).toEqual({ kind: 'completed', text: 'hello', messages: [
       { role: 'system', content: 'be brief' }, { role: 'user', content: 'hi' }, { role: 'assistant', content: 'hello' },
     ] })
     const second = await agent.run('more')
     expect(second.messages.map((m) => m.role)).toEqual(['system', 'user', 'assistant', 'user', 'assistant'])
     expect(provider.requests[0].tools).toBe(ctx.tools.specs())
+  })
+
+  it('gives the answer as text when it completes, and no text when the run stopped early', async () => {
+    const { ctx, gate } = await gatedHarness()
+    ctx.tools.register(gate.tool('finish', { concludesTurn: true }))
+    for (const id of ['r', 'f', 'x']) gate.release(id)
+    const answered = scriptedAgent(ctx, [
+      { ...callMessage([toolCall('r', 'read')]), content: 'Reading first.' },
+      textMessage('The file says hello.'),
+    ]).agent
+    expect(await answered.run('read it')).toMatchObject({ kind: 'completed', text: 'The file says hello.' })
+    const concluded = scriptedAgent(ctx, [callMessage([toolCall('f', 'finish')])]).agent
+    expect(await concluded.run('finish')).toMatchObject({ kind: 'completed', text: '' })
+
+    const limited = scriptedAgent(ctx, [{ ...callMessage([toolCall('x', 'read')]), content: 'Looking.' }], { maxTurns: 1 }).agent
+    const stopped = await limited.run('loop')
+    expect(stopped.kind).toBe('max-turns')
+    expect('text' in stopped).toBe(false)
+    const failed = await createAgent(ctx, { provider: { generate: async () => { throw new Error('503') } } }).run('hi')
+    expect(failed.kind).toBe('error')
+    expect('text' in failed).toBe(false)
+    const aborted = await scriptedAgent(ctx, [textMessage('never asked')]).agent.run('hi', { signal: AbortSignal.abort() })
+    expect(aborted.kind).toBe('aborted')
+    expect('text' in aborted).toBe(false)
   })
 
   it('stops with max-turns after maxTurns model requests, and says so in the transcript', async () => {

@@ -6,7 +6,8 @@
  * schema rejects, a plugin that does not start — and later entries are still applied so that
  * theirs are found too; then the Context is stopped and `ConfigErrors` thrown. A harness is
  * only returned when no plugin in it has failed to start: an `optional` entry that fails is
- * removed and reported in `warnings` instead.
+ * removed and reported in `warnings` instead, as are plugins listed against the order their
+ * packages declare (`order-check.ts`).
  */
 import { Context, type EffectScope, type ForkScope } from 'cordis'
 import * as kernel from '@rein/kernel'
@@ -14,8 +15,9 @@ import { startupProblemOf, startupProblems, type Provider, type StartupProblem }
 import type { Agent } from '@rein/agent'
 import { lazyAgent, type AgentPlan } from './agent.js'
 import type { EntryConfig } from './config.js'
-import { ConfigError, ConfigErrors, LoaderCodes, ValueProblem, type LoaderCode, type Location } from './errors.js'
+import { ConfigError, ConfigErrors, formatLocation, LoaderCodes, ValueProblem, type LoaderCode, type Location } from './errors.js'
 import type { PluginModule } from './modules.js'
+import { checkOrder, type PlacedEntry } from './order-check.js'
 import { checkPluginConfig } from './plugin-config.js'
 import type { ValuePath } from './source.js'
 
@@ -67,7 +69,10 @@ export interface BuiltHarness {
   provider: Provider | undefined
   /** The plugin and tool entries, in the order they were applied (failed optional ones left out). */
   entries: AppliedEntry[]
-  /** One line per optional entry that failed and was left out, in order. */
+  /**
+   * One line per optional entry that failed and was left out, in order; then one per pair of
+   * plugins listed against the order their packages declare (`rein.order` in package.json).
+   */
   warnings: string[]
   /**
    * Removes the agent, every plugin, tool and hook (innermost first), stops the Context and
@@ -80,7 +85,7 @@ export interface BuiltHarness {
 export async function buildHarness(plan: HarnessPlan): Promise<BuiltHarness> {
   const [provider, built] = await Promise.allSettled([plan.provider(), applyEntries(plan.entries)])
   if (built.status === 'rejected') throw built.reason
-  const { ctx, applied, problems, warnings } = built.value
+  const { ctx, applied, placed, problems, warnings } = built.value
   if (provider.status === 'rejected' && !(provider.reason instanceof ConfigError)) {
     await ctx.stop()
     throw provider.reason
@@ -90,6 +95,7 @@ export async function buildHarness(plan: HarnessPlan): Promise<BuiltHarness> {
     await ctx.stop()
     throw new ConfigErrors(all)
   }
+  warnings.push(...await checkOrder(placed))
   const agent = lazyAgent({
     ...plan.agent,
     ctx,
@@ -120,6 +126,7 @@ type Prepared =
 async function applyEntries(plans: readonly EntryPlan[]) {
   const prepared = rejectDuplicates(await Promise.all(plans.map(prepare)))
   const applied: AppliedEntry[] = []
+  const placed: PlacedEntry[] = []
   const problems: ConfigError[] = []
   const warnings: string[] = []
   /** An entry's own failure is a warning when the entry is optional; a mistake in the list never is. */
@@ -142,15 +149,20 @@ async function applyEntries(plans: readonly EntryPlan[]) {
           break
         case 'ready': {
           const outcome = await applyOne(ctx, item, reported)
-          if (outcome.kind === 'applied') applied.push(outcome.applied)
-          else report(item.plan, outcome.error, outcome.skippable)
+          if (outcome.kind === 'applied') {
+            applied.push(outcome.applied)
+            const { plan, plugin, file } = item
+            placed.push({ where: formatLocation(plan.locate([])), label: plan.label, use: plan.entry?.use, plugin, file })
+          } else {
+            report(item.plan, outcome.error, outcome.skippable)
+          }
           break
         }
         default:
           throw new Error(`unhandled entry state ${JSON.stringify(item satisfies never)}`)
       }
     }
-    return { ctx, applied, problems, warnings }
+    return { ctx, applied, placed, problems, warnings }
   } catch (error) {
     await ctx.stop()
     throw error

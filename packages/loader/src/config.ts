@@ -61,9 +61,10 @@ export interface HarnessConfig {
 export type Report = (code: LoaderCode, path: ValuePath, detail: string) => void
 
 /**
- * Checks the parsed file and substitutes variables, finding every problem (in file order). With
+ * Checks the parsed file and substitutes variables, finding every problem (in file order). A
+ * file that lists no provider, plugins or tools is a problem: it describes no harness. With
  * `ignoreProvider` (a provider was given in code) the file's `provider` entry is neither read
- * nor interpolated, so its variables (an API key) need not be set.
+ * nor interpolated, so its variables (an API key) need not be set, and the file may list nothing else.
  */
 export function readHarnessConfig(
   source: YamlSource, env: Readonly<Record<string, string | undefined>>, options: { ignoreProvider?: boolean } = {},
@@ -78,11 +79,10 @@ export function readHarnessConfig(
     report(LoaderCodes.CONFIG_INVALID, [], `the file must be a mapping with the keys ${TOP_LEVEL_KEYS.join(', ')}`)
     return { config, problems }
   }
-  for (const key of Object.keys(raw)) {
-    if (!(TOP_LEVEL_KEYS as readonly string[]).includes(key)) {
-      problems.push(new ConfigError(LoaderCodes.CONFIG_INVALID, { file: source.file, line: source.lineOf([key]) },
-        `unknown top-level key "${key}"${didYouMean(key, TOP_LEVEL_KEYS)}; valid keys: ${TOP_LEVEL_KEYS.join(', ')}`))
-    }
+  const unknownKeys = Object.keys(raw).filter((key) => !(TOP_LEVEL_KEYS as readonly string[]).includes(key))
+  for (const key of unknownKeys) {
+    problems.push(new ConfigError(LoaderCodes.CONFIG_INVALID, { file: source.file, line: source.lineOf([key]) },
+      `unknown top-level key "${key}"${didYouMean(key, TOP_LEVEL_KEYS)}; valid keys: ${TOP_LEVEL_KEYS.join(', ')}`))
   }
   /** `value` at `path` with variables substituted, or undefined when one is missing (reported). */
   const substituted = (value: unknown, path: ValuePath): { value: unknown } | undefined => {
@@ -137,6 +137,15 @@ export function readHarnessConfig(
     return value.flatMap((item, index) => entry(section, index, item) ?? [])
   }
 
+  // A misspelt section (reported above) is the likelier story than a file that means to list nothing.
+  if (!options.ignoreProvider && unknownKeys.length === 0 && !['provider', 'plugins', 'tools'].some((section) => isListed(raw[section]))) {
+    if (source.data === undefined) {
+      problems.push(new ConfigError(LoaderCodes.CONFIG_INVALID, { file: source.file },
+        'the file is empty (or holds only comments), so there is no harness to build; list at least a provider, a plugin or a tool source in it'))
+    } else {
+      report(LoaderCodes.CONFIG_INVALID, [], 'the file lists no provider, plugins or tools, so there is no harness to build; list at least one of them')
+    }
+  }
   const hasProvider = !options.ignoreProvider && raw.provider !== undefined && raw.provider !== null
   config.provider = hasProvider ? entry('provider', undefined, raw.provider) : undefined
   config.plugins = list('plugins')
@@ -145,6 +154,11 @@ export function readHarnessConfig(
   config.examples = readExamples(substituted(raw.examples, ['examples'])?.value, source.dir, report)
   config.session = readSession(substituted(raw.session, ['session'])?.value, source.dir, report)
   return { config, problems: inFileOrder(problems) }
+}
+
+/** Whether a section holds something: a provider entry, or a list with at least one item. */
+function isListed(value: unknown): boolean {
+  return Array.isArray(value) ? value.length > 0 : value !== undefined && value !== null
 }
 
 /** Checks an `agent` section (from the file or from code), reporting each bad key; returns the good ones. */

@@ -14,3 +14,4 @@ export { describeChains, formatChains, CHAIN_NAMES, type ChainName, type ChainVi
 export { loadExamples, checkExamples, type ExampleItem, type ExampleProblem, type ExampleReport, type ToolCallExample } from './examples.js'
 export { EXAMPLES_HEADING } from './example-render.js'
 export { resolveModule, type ResolvedModule } from './resolve.js'
+export { readOrderDeclaration, type OrderDeclaration, type OrderRule } from './order.js'

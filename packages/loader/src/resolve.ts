@@ -9,6 +9,8 @@ import { existsSync, readFileSync, realpathSync, statSync } from 'node:fs'
 import { basename, dirname, extname, isAbsolute, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { LoaderCodes, ValueProblem } from './errors.js'
+import { STANDARD_PACKAGES } from './standard.js'
+import { didYouMean } from './suggest.js'
 
 /** A module file ready to import. */
 export interface ResolvedModule {
@@ -60,7 +62,7 @@ function resolvePackage(use: string, configDir: string): ResolvedModule {
     }
   }
   throw new ValueProblem(LoaderCodes.MODULE_NOT_FOUND, [],
-    `cannot find package "${name}"; looked in ${fromConfig.join(', ')} (from the config's folder)` +
+    `cannot find package "${name}"${didYouMean(name, STANDARD_PACKAGES)}; looked in ${fromConfig.join(', ')} (from the config's folder)` +
     (fromRein.length ? ` and ${fromRein.join(', ')} (from rein's installation)` : '') +
     `. Install it next to the config (npm install ${name}), or use ./path/to/plugin.ts for a local file`)
 }

@@ -10,6 +10,7 @@ import { open } from 'node:fs/promises'
 import { dirname, resolve } from 'node:path'
 import { isAlias, isMap, isSeq, LineCounter, parseDocument, type Document, type Node } from 'yaml'
 import { ConfigError, ConfigErrors, LoaderCodes } from './errors.js'
+import { syntaxErrorPlace, syntaxErrorText } from './syntax-error.js'
 import { aliasPastLimit, indexKeys, type KeyIndex } from './yaml-checks.js'
 
 /** A path into the parsed value: map keys and sequence indexes. */
@@ -57,8 +58,8 @@ export function parseYaml(file: string, text: string): YamlSource {
   const doc = parseDocument(text, { lineCounter, prettyErrors: true, uniqueKeys: false })
   const [first] = doc.errors
   if (first) {
-    const line = first.linePos?.[0].line ?? lineCounter.linePos(first.pos[0]).line
-    throw new ConfigErrors([new ConfigError(LoaderCodes.CONFIG_SYNTAX, { file, line }, `YAML syntax error: ${describeSyntaxError(first.message)}`)])
+    const { line, column } = syntaxErrorPlace(doc, first, text, lineCounter)
+    throw new ConfigErrors([new ConfigError(LoaderCodes.CONFIG_SYNTAX, { file, line }, `YAML syntax error: ${syntaxErrorText(first)} (column ${column})`)])
   }
   const lineAt = (node: unknown, fallback: number) => {
     const range = (node as Node | null | undefined)?.range
@@ -103,13 +104,6 @@ async function readAtMost(file: string, maxBytes: number): Promise<string | unde
 
 function formatBytes(bytes: number): string {
   return bytes % (1024 * 1024) === 0 ? `${bytes / (1024 * 1024)} MiB (${bytes} bytes)` : `${bytes} bytes`
-}
-
-/** The parser's message without its own "at line N, column M:" suffix and snippet, plus the column. */
-function describeSyntaxError(message: string): string {
-  const [head = message] = message.split('\n')
-  const match = /^(.*) at line \d+, column (\d+):?$/.exec(head)
-  return match ? `${match[1]} (column ${match[2]})` : head
 }
 
 function findLine(doc: Document, index: KeyIndex, lineAt: (node: unknown, fallback: number) => number, path: ValuePath): number {

@@ -45,7 +45,7 @@ describe('building a harness', () => {
     ])
     const lines = error.message.split('\n')
     expect(lines).toHaveLength(6)
-    expect(lines[0]).toMatch(new RegExp(`^${file}:3 plugins\\[1\\] \\(@rein/plugin-retyr\\): cannot find package "@rein/plugin-retyr"; `))
+    expect(lines[0]).toMatch(new RegExp(`^${file}:3 plugins\\[1\\] \\(@rein/plugin-retyr\\): cannot find package "@rein/plugin-retyr" \\(did you mean "@rein/plugin-retry"\\?\\); `))
     expect(lines.slice(1)).toEqual([
       `${file}:5 plugins[2] (${fx('configured.ts')}): maxAttempts must be a number (got "three")`,
       `${file}:6 plugins[3] (${fx('throws.ts')}): the plugin failed to start: cannot open the policy database`,

@@ -86,8 +86,8 @@ describe('readHarnessConfig', () => {
   })
 
   it('checks the agent section', () => {
-    expect(errorOf('agent:\n  maxTurns: many\n').message)
-      .toBe('/project/rein.yaml:2 agent: maxTurns must be a positive integer (got "many")')
+    expect(errorOf('tools: [./t.ts]\nagent:\n  maxTurns: many\n').message)
+      .toBe('/project/rein.yaml:3 agent: maxTurns must be a positive integer (got "many")')
   })
 
   it('substitutes ${env:NAME} and names a missing variable with its entry and line', () => {
@@ -97,7 +97,22 @@ describe('readHarnessConfig', () => {
       'environment variable DEEPSEEK_API_KEY is not set (referenced as ${env:DEEPSEEK_API_KEY}); set it or remove the reference')
   })
 
-  it('accepts an empty file as an empty harness', () => {
-    expect(read('')).toMatchObject({ provider: undefined, plugins: [], tools: [], agent: {}, examples: [] })
+  it('refuses a file that describes no harness: empty, only comments, or no provider, plugins or tools', () => {
+    const empty = '/project/rein.yaml: the file is empty (or holds only comments), so there is no harness to build; ' +
+      'list at least a provider, a plugin or a tool source in it'
+    expect(messagesOf('')).toEqual([empty])
+    expect(messagesOf('# a harness, some day\n\n# nothing yet\n')).toEqual([empty])
+    const none = 'the file lists no provider, plugins or tools, so there is no harness to build; list at least one of them'
+    expect(messagesOf('# settings only\nagent: { maxTurns: 3 }\n')).toEqual([`/project/rein.yaml:2: ${none}`])
+    expect(messagesOf('plugins: []\ntools:\n')).toEqual([`/project/rein.yaml:1: ${none}`])
+    expect(messagesOf('tool: [./t.ts]\n')).toEqual([
+      '/project/rein.yaml:1: unknown top-level key "tool" (did you mean "tools"?); valid keys: provider, plugins, tools, agent, examples, session',
+    ])
+  })
+
+  it('accepts a file without entries when the provider is given in code', () => {
+    const { problems } = readHarnessConfig(parseYaml(FILE, 'agent: { maxTurns: 3 }\n'), {}, { ignoreProvider: true })
+    expect(problems).toEqual([])
+    expect(read('provider: { use: ./p.ts }\n').provider?.use).toBe('./p.ts')
   })
 })

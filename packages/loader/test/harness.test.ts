@@ -127,7 +127,7 @@ describe('loadHarness', () => {
   })
 
   it('reports a missing provider only when the agent is used', async () => {
-    const { file } = await harnessProject(() => ['agent: { maxTurns: 2 }'])
+    const { file } = await harnessProject((fx) => ['plugins:', `  - use: ${fx('outer.ts')}`, 'agent: { maxTurns: 2 }'])
     const harness = await loadHarness(file)
     expect(() => harness.agent).toThrow(`${file}: no provider: add a "provider: { use, config }" section, or pass { provider } to loadHarness`)
     await harness.dispose()

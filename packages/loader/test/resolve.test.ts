@@ -54,6 +54,14 @@ describe('resolveModule', () => {
     expect(detail).toMatch(/\(from rein's installation\)\. Install it next to the config \(npm install @rein\/plugin-nope\), or use \.\/path\/to\/plugin\.ts for a local file$/)
   })
 
+  it('suggests the standard package a misspelt name is close to', async () => {
+    const dir = await project({})
+    expect(problemOf(() => resolveModule('@rein/plugin-timeout-polcy', dir)).detail)
+      .toMatch(/^cannot find package "@rein\/plugin-timeout-polcy" \(did you mean "@rein\/plugin-timeout-policy"\?\); looked in /)
+    expect(problemOf(() => resolveModule('@rein/tool-fs', dir)).detail).toMatch(/^cannot find package "@rein\/tool-fs" \(did you mean "@rein\/tools-fs"\?\); /)
+    expect(problemOf(() => resolveModule('left-pad', dir)).detail).toMatch(/^cannot find package "left-pad"; looked in /)
+  })
+
   it('says when a package is found but its entry file is missing (not built)', async () => {
     const dir = await project(fakePackage('half-built', { exports: { '.': { default: './dist/index.js' } } }))
     expect(problemOf(() => resolveModule('half-built', dir)).detail).toBe(

@@ -9,6 +9,7 @@ import { scripted, toolCall, callMessage, textMessage, validateTranscript } from
 import type { ToolMessage } from '@rein/kernel'
 import { describe, expect, it } from 'vitest'
 import { checkExamples, describeChains, formatChains, loadHarness } from '../src/index.js'
+import { STANDARD_PACKAGES } from '../src/standard.js'
 import { project } from './helpers.js'
 
 const REIN_YAML = `
@@ -111,5 +112,14 @@ describe('a harness of the standard packages', () => {
     expect(audit.map((r: { id: string }) => r.id).sort()).toEqual(['c1', 'c2', 'c3', 'c4'])
     const session = (await readFile(join(dir, 'runs/session.jsonl'), 'utf8')).trim().split('\n').map((line) => JSON.parse(line))
     expect(session.filter((e: { type: string }) => e.type === 'tool/result')).toHaveLength(4)
+  })
+})
+
+describe('the standard package names', () => {
+  it('are every package the loader depends on that a use: may name', async () => {
+    const manifest = JSON.parse(await readFile(new URL('../package.json', import.meta.url), 'utf8')) as { dependencies: Record<string, string> }
+    const libraries = ['@rein/kernel', '@rein/agent', '@rein/retention', '@rein/isolate']
+    const usable = Object.keys(manifest.dependencies).filter((name) => name.startsWith('@rein/') && !libraries.includes(name))
+    expect([...STANDARD_PACKAGES].sort()).toEqual(usable.sort())
   })
 })

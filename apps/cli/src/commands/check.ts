@@ -3,7 +3,8 @@
  * It loads the config, the provider entry and every plugin and tool with its config (each
  * validated by its own schema), but never builds the agent or calls the model; then it checks
  * every example tool call (in the example files and inline in `agent.system`) against its
- * tool's parameter schema. Exit 1 on any problem.
+ * tool's parameter schema. Exit 1 on any problem. Plugins listed against the order their
+ * packages declare, and optional entries left out, are printed as warnings.
  * With `--json`, stdout is one JSON document (see `../json.ts`); problems still go to stderr.
  */
 import { resolve } from 'node:path'
@@ -26,7 +27,9 @@ in agent.system (a line that is only tool_name({...json...}), or a \`\`\`json bl
 { "tool": ..., "arguments": ... }), against its tool's parameter schema: the system prompt
 rein run builds from them. Every problem is printed as file:line entry: message, all of them
 at once. An entry marked optional that fails is printed as a warning and does not fail the
-check. Exit 1 if there is any problem.
+check, and so is a pair of plugins listed against the order their packages declare (the
+first listed is the outermost: cache before retry, retry before timeout-policy, audit before
+permission-guard). Exit 1 if there is any problem.
 
 Options:
   -c, --config <file>  the harness file (default ./rein.yaml)
