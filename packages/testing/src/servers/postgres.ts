@@ -9,10 +9,10 @@
 import { execFile, spawnSync } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
 import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statfsSync, writeFileSync } from 'node:fs'
-import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { delimiter, join } from 'node:path'
 import { promisify } from 'node:util'
+import { freePort, lastLines, missingOutsideCi } from './local-server.js'
 
 const run = promisify(execFile)
 const DEBIAN_BINARIES = '/usr/lib/postgresql'
@@ -61,8 +61,7 @@ export interface StartPostgresOptions {
 export function whyNoPostgres(): string | undefined {
   const found = toolchain()
   if (typeof found !== 'string') return undefined
-  if (process.env.CI === 'true') throw new Error(`${found}; CI=true requires it (.ci/run installs it when missing)`)
-  return found
+  return missingOutsideCi(found)
 }
 
 /** Starts a fresh server; throws (with the server's own log lines) when it cannot. */
@@ -185,16 +184,6 @@ function baseFolder(): string {
   return tmpdir()
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer()
-    server.once('error', reject)
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number }
-      server.close(() => resolve(port))
-    })
-  })
-}
 
 /** Stops the server at once (SIGQUIT: immediate shutdown) without waiting; for the exit hook. */
 function killServer(data: string): void {
@@ -206,10 +195,3 @@ function killServer(data: string): void {
   }
 }
 
-function lastLines(log: string): string {
-  try {
-    return readFileSync(log, 'utf8').trim().split('\n').slice(-5).join(' | ') || 'its log is empty'
-  } catch {
-    return 'it wrote no log'
-  }
-}

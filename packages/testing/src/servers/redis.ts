@@ -9,11 +9,12 @@
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
-import { connect, createServer } from 'node:net'
+import { existsSync, mkdtempSync, rmSync } from 'node:fs'
+import { connect } from 'node:net'
 import { tmpdir } from 'node:os'
 import { delimiter, join } from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
+import { freePort, lastLines, missingOutsideCi } from './local-server.js'
 
 const INSTALL = 'apt-get install -y redis-server'
 const READY_TIMEOUT_MS = 20_000
@@ -53,8 +54,7 @@ export interface StartRedisOptions {
 export function whyNoRedis(): string | undefined {
   if (binary()) return undefined
   const missing = `redis-server was not found in /usr/bin or on PATH (${INSTALL})`
-  if (process.env.CI === 'true') throw new Error(`${missing}; CI=true requires it (.ci/run installs it when missing)`)
-  return missing
+  return missingOutsideCi(missing)
 }
 
 /** Starts a fresh server; throws (with the server's own log lines) when it cannot. */
@@ -177,21 +177,4 @@ function answersPing(port: number, password: string): Promise<boolean> {
   })
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer()
-    server.once('error', reject)
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number }
-      server.close(() => resolve(port))
-    })
-  })
-}
 
-function lastLines(log: string): string {
-  try {
-    return readFileSync(log, 'utf8').trim().split('\n').slice(-5).join(' | ') || 'its log is empty'
-  } catch {
-    return 'it wrote no log'
-  }
-}
