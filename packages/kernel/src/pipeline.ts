@@ -19,6 +19,7 @@ import { deepFreeze, parseArguments, PROTO_KEY_PROBLEM, snapshot, type Snapshot 
 import { postDecisionOf, preDecisionOf, resultOf, trusted } from './normalize.js'
 import type { ApprovalService } from './approval.js'
 import type { RegisteredTool, ToolRegistry } from './registry.js'
+import type { Checked } from './standard-schema.js'
 import { failure, finalizeContent } from './results.js'
 import { closedMessage, type StartupProblem } from './startup.js'
 import type {
@@ -89,7 +90,8 @@ export class Pipeline {
     if (signal?.aborted) return this.final(exec, failure(ABORTED_BEFORE_DISPATCH, Messages.abortedBeforeDispatch))
     const tool = this.deps.registry.get(exec.name)
     if (!tool) return this.post(exec, failure(UNKNOWN_TOOL, Messages.unknownTool(exec.name, this.deps.registry.names())))
-    const invalid = await this.checkArguments(exec, tool, args)
+    let invalid = this.checkArguments(exec, tool, args)
+    if (invalid instanceof Promise) invalid = await invalid
     if (invalid) return this.post(exec, failure(INVALID_ARGS, `invalid arguments for "${exec.name}": ${invalid}`))
     exec[CALL].tool = tool
 
@@ -162,21 +164,15 @@ export class Pipeline {
   }
 
   /**
-   * Checks the arguments against the tool's schema; says what is wrong, or undefined. A
-   * Standard Schema's output (defaults, transforms) becomes `exec.arguments`, copied as own data.
+   * Checks the arguments against the tool's schema; says what is wrong, or undefined (a
+   * promise of it only for a schema that validates asynchronously).
    */
-  private async checkArguments(exec: Exec, tool: RegisteredTool, { parsed, snap }: Arguments): Promise<string | undefined> {
+  private checkArguments(exec: Exec, tool: RegisteredTool, { parsed, snap }: Arguments): string | undefined | Promise<string | undefined> {
     if (typeof parsed === 'string') return 'arguments are not valid JSON'
     if (snap && !snap.ok) return snap.problem.startsWith(PROTO_KEY_PROBLEM) ? snap.problem : `arguments are not plain JSON (${snap.problem})`
-    let checked = tool.checkArgs(snap?.ok ? snap.value : parsed)
-    if (checked instanceof Promise) checked = await checked
-    if (!checked.ok) return checked.lines.join('; ')
-    if ('value' in checked) {
-      const out = snapshot(checked.value, { arguments: true })
-      if (!out.ok) return `the schema's output is not plain JSON (${out.problem})`
-      ;(exec as { arguments: unknown }).arguments = out.value
-    }
-    return undefined
+    // Most schemas answer at once: only an asynchronous one costs an await.
+    const checked = tool.checkArgs(snap?.ok ? snap.value : parsed)
+    return checked instanceof Promise ? checked.then((answer) => applyChecked(exec, answer)) : applyChecked(exec, checked)
   }
 
   /** `tools/post-execute`, then the final word. */
@@ -231,7 +227,7 @@ export class Pipeline {
 
   private preChain() {
     return this.deps.chains.derive('tools/pre-execute', (entries) =>
-      compose(entries, async () => ALLOW, { stage: 'tools/pre-execute', reentry: HOOKS['tools/pre-execute'].reentry, check: checkWith(preDecisionOf) }))
+      compose(entries, () => ALLOWED, { stage: 'tools/pre-execute', reentry: HOOKS['tools/pre-execute'].reentry, check: checkWith(preDecisionOf) }))
   }
 
   private executeChain() {
@@ -252,13 +248,30 @@ export class Pipeline {
 
   private postChain() {
     return this.deps.chains.derive('tools/post-execute', (entries) =>
-      compose(entries, async () => ACCEPT, { stage: 'tools/post-execute', reentry: HOOKS['tools/post-execute'].reentry, check: checkWith(postDecisionOf) }))
+      compose(entries, () => ACCEPTED, { stage: 'tools/post-execute', reentry: HOOKS['tools/post-execute'].reentry, check: checkWith(postDecisionOf) }))
   }
 }
 
 /** The innermost answers of the decision onions (`HOOKS[...].innermost`). */
 const ALLOW: PreToolDecision = Object.freeze({ kind: HOOKS['tools/pre-execute'].innermost })
 const ACCEPT: PostToolDecision = Object.freeze({ kind: HOOKS['tools/post-execute'].innermost })
+/** The same, already resolved: a chain with no handler costs no new promise per call. */
+const ALLOWED = Promise.resolve(ALLOW)
+const ACCEPTED = Promise.resolve(ACCEPT)
+
+/**
+ * A schema's answer for the arguments: what is wrong, or undefined. A Standard Schema's output
+ * (defaults, transforms) becomes `exec.arguments`, copied as own data.
+ */
+function applyChecked(exec: Exec, checked: Checked): string | undefined {
+  if (!checked.ok) return checked.lines.join('; ')
+  if ('value' in checked) {
+    const out = snapshot(checked.value, { arguments: true })
+    if (!out.ok) return `the schema's output is not plain JSON (${out.problem})`
+    ;(exec as { arguments: unknown }).arguments = out.value
+  }
+  return undefined
+}
 
 /** A chain's `check` from a normalizer that answers a copy or a problem string. */
 function checkWith<R>(normalize: (value: unknown) => R | string) {
