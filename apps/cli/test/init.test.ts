@@ -90,10 +90,15 @@ describe('the starter, inside this workspace', async () => {
     expect(chains.stdout).toContain('tools/pre-execute   audit > permission-guard > no-friday-deploys > (default: allow)')
   })
 
-  it.skipIf(process.env.DEEPSEEK_API_KEY)('runs the offline model through every plugin when no key is set', async () => {
+  it('runs the offline model through every plugin when no key is set', async () => {
     await ready
     await writeFile(join(dir, 'notes.txt'), 'hello\n')
-    const { code, stdout } = await rein(['run', 'tidy up'], dir, {})
+    // The starter's provider.ts reads the key from process.env: take it away for this run.
+    const key = process.env.DEEPSEEK_API_KEY
+    delete process.env.DEEPSEEK_API_KEY
+    const { code, stdout } = await rein(['run', 'tidy up'], dir, {}).finally(() => {
+      if (key !== undefined) process.env.DEEPSEEK_API_KEY = key
+    })
     expect(code).toBe(ExitCodes.OK)
     expect(stdout).toMatch(/^model: DEEPSEEK_API_KEY is not set, so this is the offline model/m)
     expect(stdout).toMatch(/✓ o1 list_dir ok/)
