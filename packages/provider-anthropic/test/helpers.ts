@@ -3,7 +3,7 @@
  * pointed at it with fast backoff, a small request, and a way to drain a stream while keeping
  * what arrived before a failure.
  */
-import type { GenerateRequest, StreamEvent } from '@rein/kernel'
+import type { StreamEvent } from '@rein/kernel'
 import type { HttpDeps } from '@rein/provider-kit'
 import { startHttpFixture, type FixtureReply, type FixtureRequest, type HttpFixture } from '@rein/testing'
 import type { AnthropicProviderConfig } from '../src/config.js'
@@ -35,25 +35,8 @@ export function providerFor(server: HttpFixture, overrides: Partial<AnthropicPro
   return createProvider({ baseURL: server.url, apiKey: KEY, model: 'claude-test', maxTokens: 1024, retryBaseDelayMs: 1, ...overrides }, deps)
 }
 
-/** A small request with one tool. */
-export function request(signal?: AbortSignal): GenerateRequest {
-  return {
-    messages: [{ role: 'system', content: 'You are terse.' }, { role: 'user', content: 'Read a.txt and b.txt' }],
-    tools: [{ name: 'read_file', description: 'Read a file', parameters: { type: 'object', properties: { path: { type: 'string' } }, required: ['path'] } }],
-    ...(signal ? { signal } : {}),
-  }
-}
-
-/** Drains `events`; returns what arrived and the error that ended it, if any. */
-export async function drain(events: AsyncIterable<StreamEvent>): Promise<{ events: StreamEvent[], error?: unknown }> {
-  const seen: StreamEvent[] = []
-  try {
-    for await (const e of events) seen.push(e)
-    return { events: seen }
-  } catch (error) {
-    return { events: seen, error }
-  }
-}
+/** A small request with one tool, and draining a stream: the shared pieces of `@rein/testing`. */
+export { drainStream as drain, oneToolRequest as request } from '@rein/testing'
 
 /** The text deltas of `events`, joined. */
 export function textOf(events: readonly StreamEvent[]): string {

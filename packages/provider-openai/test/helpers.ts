@@ -2,7 +2,6 @@
  * Shared test set-up: a provider pointed at a fixture server, a request, and a way to drain a
  * stream while keeping what arrived before a failure.
  */
-import type { GenerateRequest, StreamEvent } from '@rein/kernel'
 import { createRedactor, type HttpDeps } from '@rein/provider-kit'
 import type { OpenAISite } from '../src/classify.js'
 import type { OpenAIProviderConfig } from '../src/config.js'
@@ -22,25 +21,8 @@ export function siteFor(baseURL: string, model: string, apiKey: string): OpenAIS
   return { baseURL, model, redact: createRedactor([apiKey]), credentials: 'apiKey' }
 }
 
-/** A small request with one tool. */
-export function request(signal?: AbortSignal): GenerateRequest {
-  return {
-    messages: [{ role: 'system', content: 'You are terse.' }, { role: 'user', content: 'Read a.txt and b.txt' }],
-    tools: [{ name: 'read_file', description: 'Read a file', parameters: { type: 'object', properties: { path: { type: 'string' } }, required: ['path'] } }],
-    ...(signal ? { signal } : {}),
-  }
-}
-
-/** Drains `events`; returns what arrived and the error that ended it, if any. */
-export async function drain(events: AsyncIterable<StreamEvent>): Promise<{ events: StreamEvent[], error?: unknown }> {
-  const seen: StreamEvent[] = []
-  try {
-    for await (const e of events) seen.push(e)
-    return { events: seen }
-  } catch (error) {
-    return { events: seen, error }
-  }
-}
+/** A small request with one tool, and draining a stream: the shared pieces of `@rein/testing`. */
+export { drainStream as drain, oneToolRequest as request } from '@rein/testing'
 
 /** A promise with its resolver, for ordering without sleeps. */
 export function gate<T = void>(): { promise: Promise<T>, resolve: (value: T) => void } {

@@ -7,6 +7,7 @@
  * `@rein/testing` is also loaded at run time (by `rein demo`).
  */
 import assert from 'node:assert/strict'
+import { drainStream } from './stream-drain.js'
 import type { AssistantMessage, GenerateRequest, Message, Provider, StreamEvent, ToolCall } from '@rein/kernel'
 import { secretLeaks } from './secret-leaks.js'
 
@@ -104,8 +105,8 @@ async function withFixture(adapter: ProviderAdapter, script: FixtureScript | ((k
 }
 
 async function collect(events: AsyncIterable<StreamEvent>): Promise<StreamEvent[]> {
-  const out: StreamEvent[] = []
-  for await (const e of events) out.push(e)
+  const { events: out, error } = await drainStream(events)
+  if (error !== undefined) throw error
   return out
 }
 

@@ -9,3 +9,4 @@ export {
 } from './provider-contract.js'
 export { startHttpFixture, type HttpFixture, type FixtureRequest, type FixtureReply, type FixtureAnswer } from './http-fixture.js'
 export { secretLeaks, visibleTexts } from './secret-leaks.js'
+export { drainStream, oneToolRequest } from './stream-drain.js'
