@@ -37,6 +37,11 @@ export function startupProblemOf(scope: EffectScope): string | undefined {
   return undefined
 }
 
+/** The required services `scope` waits for and no plugin provides yet (empty when none). */
+export function missingServicesOf(scope: EffectScope): readonly string[] {
+  return scopeFacts(scope).missing
+}
+
 /** Every plugin of `ctx`'s app that has not started, in registration order. */
 export function startupProblems(ctx: Context): StartupProblem[] {
   const problems: StartupProblem[] = []

@@ -11,7 +11,7 @@
  */
 import { Context, type EffectScope, type ForkScope } from 'cordis'
 import * as kernel from '@rein/kernel'
-import { startupProblemOf, startupProblems, type Provider, type StartupProblem } from '@rein/kernel'
+import { missingServicesOf, startupProblemOf, startupProblems, type Provider, type StartupProblem } from '@rein/kernel'
 import type { Agent } from '@rein/agent'
 import { lazyAgent, type AgentPlan } from './agent.js'
 import type { EntryConfig } from './config.js'
@@ -188,7 +188,7 @@ async function applyOne(ctx: Context, item: Extract<Prepared, { kind: 'ready' }>
   fork.dispose()
   const left = newProblems()
   for (const problem of left) reported.add(problem.scope)
-  return { kind: 'failed', error: entryError(item.plan, LoaderCodes.PLUGIN_APPLY_FAILED, startFailure(own, others)), skippable: left.length === 0 }
+  return { kind: 'failed', error: entryError(item.plan, LoaderCodes.PLUGIN_APPLY_FAILED, startFailure(own, missingServicesOf(fork).length > 0, others)), skippable: left.length === 0 }
 }
 
 /** Imports the entry's module and checks its config against the plugin's schema. */
@@ -226,8 +226,8 @@ function rejectDuplicates(prepared: Prepared[]): Prepared[] {
 }
 
 /** Why an entry did not start: its own reason, then any other plugin that failed as it was applied. */
-function startFailure(own: string | undefined, others: readonly StartupProblem[]): string {
-  const hint = own?.startsWith('it needs the service') ? '; list the plugin that provides it before this one' : ''
+function startFailure(own: string | undefined, waitsForService: boolean, others: readonly StartupProblem[]): string {
+  const hint = waitsForService ? '; list the plugin that provides it before this one' : ''
   return [
     ...(own === undefined ? [] : [`the plugin failed to start: ${own}${hint}`]),
     ...others.map(({ plugin, reason }) => `applying it made plugin "${plugin}" fail to start: ${reason}`),
