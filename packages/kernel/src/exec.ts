@@ -3,10 +3,14 @@
  * and the body see an `exec`; `tools/execute` layers each get their own view of it (their
  * own signal and progress), while the facts (`meta`) and the kernel's record stay one per
  * call. Building an exec never throws, whatever the caller's `call` object is.
+ *
+ * Views are class instances whose fields are own data properties, so V8 keeps them in fast
+ * mode (an object literal with accessors and a symbol key was a dictionary of about a
+ * kilobyte, per view). A call given no signal gets a lazy one: see `LazySignalView`.
  */
 import { readSafely } from './hostile.js'
 import type { RegisteredTool } from './registry.js'
-import type { ExecuteOptions, ProgressInfo, StageCallbacks, ToolCall, ToolExec, ToolExecutionResult } from './types.js'
+import type { ExecuteOptions, Json, PreToolDecision, ProgressInfo, StageCallbacks, ToolCall, ToolExec, ToolExecutionResult } from './types.js'
 
 /** What the kernel knows about one call while it runs; shared by every view of its exec. */
 export interface CallRecord {
@@ -20,8 +24,10 @@ export interface CallRecord {
   final?: ToolExecutionResult
   /** The caller's stage callbacks. */
   stages?: StageCallbacks
-  /** The call's own signal: the caller's, or one made when first asked for (never swapped). */
-  ownSignal: () => AbortSignal
+  /** What the `tools/pre-execute` chain decided, once it has. */
+  decision?: PreToolDecision['kind']
+  /** The caller's signal; absent until something asks for a signal of a call given none. */
+  signal?: AbortSignal
 }
 
 export const CALL = Symbol('rein.call')
@@ -31,37 +37,72 @@ export type Exec = ToolExec & { [CALL]: CallRecord }
 
 const noProgress = () => {}
 
-/** The exec of one call. `args` is the frozen argument snapshot (or `{}` when there is none). */
-export function makeExec(call: ToolCall, args: Readonly<Record<string, unknown>>, options: ExecuteOptions): Exec {
-  const onProgress = options.onProgress
-  let signal = options.signal
-  // A caller without a signal gets one only if something asks for it: an AbortController
-  // costs more than the rest of a call.
-  const ownSignal = () => signal ??= new AbortController().signal
-  return {
-    id: readSafely(call, 'id') as string,
-    name: readSafely(call, 'name') as string,
-    arguments: args,
-    get signal() { return ownSignal() },
-    set signal(value: AbortSignal) { swap(this, value) },
-    startedAt: Date.now(),
-    progress: onProgress ? (info?: ProgressInfo) => onProgress(info) : noProgress,
-    turn: options.turn,
-    step: options.step,
-    index: options.index,
-    agent: options.agent,
-    parent: options.parent,
-    meta: {},
-    [CALL]: { bodyStarted: false, stages: options.stages, ownSignal },
+/** One view of a call: the facts of the call, and this layer's signal and progress. */
+class ExecView implements Exec {
+  declare signal: AbortSignal
+  readonly arguments: Readonly<Record<string, unknown>>
+  readonly startedAt: number
+  readonly turn: number | undefined
+  readonly step: number | undefined
+  readonly index: number | undefined
+  readonly agent: string | undefined
+  readonly parent: string | undefined
+  readonly meta: Record<string, Json>;
+  readonly [CALL]: CallRecord
+
+  constructor(
+    readonly id: string, readonly name: string, args: Readonly<Record<string, unknown>>,
+    signal: AbortSignal | undefined, public progress: (info?: ProgressInfo) => void, from: ToolExec | ExecuteOptions,
+    startedAt: number, meta: Record<string, Json>, record: CallRecord,
+  ) {
+    this.arguments = args
+    // Left unset, `signal` is the prototype's accessor (a call given no signal).
+    if (signal !== undefined) this.signal = signal
+    this.startedAt = startedAt
+    this.turn = from.turn
+    this.step = from.step
+    this.index = from.index
+    this.agent = from.agent
+    this.parent = from.parent
+    this.meta = meta
+    this[CALL] = record
   }
 }
 
 /**
- * A write makes `signal` a plain property of the object written to (the call's exec, or a
- * wrapper's view of it), so views never share a swapped signal through a closure.
+ * A view of a call given no signal. Until a layer writes `signal`, reading it gives the call's
+ * own signal, made on first read and shared by every view; a write makes `signal` a plain data
+ * property of that view only. The accessor lives on the prototype: an own accessor per view
+ * would cost two closures and a dictionary-mode object per call.
  */
-function swap(target: object, value: AbortSignal) {
-  Object.defineProperty(target, 'signal', { value, writable: true, enumerable: true, configurable: true })
+class LazySignalView extends ExecView {}
+Object.defineProperty(LazySignalView.prototype, 'signal', {
+  get(this: ExecView) { return this[CALL].signal ??= new AbortController().signal },
+  set(this: ExecView, value: AbortSignal) {
+    Object.defineProperty(this, 'signal', { value, writable: true, enumerable: true, configurable: true })
+  },
+  enumerable: true,
+  configurable: true,
+})
+
+/** A view of the right class: `signal` given (the caller's or a swapped one), or lazy. */
+function view(
+  id: string, name: string, args: Readonly<Record<string, unknown>>, signal: AbortSignal | undefined,
+  progress: (info?: ProgressInfo) => void, from: ToolExec | ExecuteOptions, startedAt: number, meta: Record<string, Json>, record: CallRecord,
+): ExecView {
+  return signal === undefined
+    ? new LazySignalView(id, name, args, signal, progress, from, startedAt, meta, record)
+    : new ExecView(id, name, args, signal, progress, from, startedAt, meta, record)
+}
+
+/** The exec of one call. `args` is the frozen argument snapshot (or `{}` when there is none). */
+export function makeExec(call: ToolCall, args: Readonly<Record<string, unknown>>, options: ExecuteOptions): Exec {
+  const onProgress = options.onProgress
+  const record: CallRecord = { bodyStarted: false, stages: options.stages, signal: options.signal }
+  return view(
+    readSafely(call, 'id') as string, readSafely(call, 'name') as string, args, options.signal,
+    onProgress ? (info?: ProgressInfo) => onProgress(info) : noProgress, options, Date.now(), {}, record,
+  )
 }
 
 /**
@@ -71,23 +112,18 @@ function swap(target: object, value: AbortSignal) {
  */
 export function viewOf(exec: Exec): Exec {
   const record = exec[CALL]
-  const swapped = Object.getOwnPropertyDescriptor(exec, 'signal')
-  const view: Exec = {
-    id: exec.id,
-    name: exec.name,
-    arguments: exec.arguments,
-    get signal() { return record.ownSignal() },
-    set signal(value: AbortSignal) { swap(this, value) },
-    startedAt: exec.startedAt,
-    progress: exec.progress,
-    turn: exec.turn,
-    step: exec.step,
-    index: exec.index,
-    agent: exec.agent,
-    parent: exec.parent,
-    meta: exec.meta,
-    [CALL]: record,
-  }
-  if (swapped && 'value' in swapped) swap(view, swapped.value as AbortSignal)
-  return view
+  // An own `signal` is the caller's or a swapped one; otherwise the view stays lazy.
+  const signal = Object.hasOwn(exec, 'signal') ? exec.signal : record.signal
+  return view(exec.id, exec.name, exec.arguments, signal, exec.progress, exec, exec.startedAt, exec.meta, record)
+}
+
+/**
+ * What the `tools/pre-execute` chain decided for the call of `exec`, as the kernel acted on it
+ * (`ask` stays `ask` whatever the approval answered). Undefined when the call never reached
+ * that chain: an unknown tool, bad arguments, a call the scheduler settled, a closed harness.
+ * For `tools/result` observers (an audit log); it never changes anything.
+ */
+export function preExecuteDecisionOf(exec: ToolExec): PreToolDecision['kind'] | undefined {
+  const record = typeof exec === 'object' && exec !== null ? (exec as Partial<Exec>)[CALL] : undefined
+  return record?.decision
 }

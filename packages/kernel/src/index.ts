@@ -36,3 +36,4 @@ export { SchemaCompiler, renderErrors, capLines, type Validator } from './schema
 export { isStandardSchema, type StandardSchema, type StandardResult, type StandardOutput } from './standard-schema.js'
 export { startupProblemOf, startupProblems, missingServicesOf, closedMessage, type StartupProblem } from './startup.js'
 export { messageOf } from './hostile.js'
+export { preExecuteDecisionOf } from './exec.js'

@@ -67,7 +67,12 @@ export class Pipeline {
       return Promise.resolve(this.final(exec, failure(PIPELINE_FAILED, closedMessage(problems), 'startup', problems[0]!.plugin)))
     }
     const signal = options.signal
-    const running = this.run(exec, args, signal).then(undefined, (error) => this.final(exec, internalFailure(error)))
+    let running: Promise<ToolExecutionResult>
+    try {
+      running = this.run(exec, args, signal).then(undefined, (error) => this.final(exec, internalFailure(error)))
+    } catch (error) {
+      running = settled(this.final(exec, internalFailure(error)))
+    }
     return signal ? settleWithin(this.aborts, running, signal, this.deps.abandonAfterMs, () => this.final(exec, abandoned(exec))) : running
   }
 
@@ -86,35 +91,60 @@ export class Pipeline {
     }
   }
 
-  private async run(exec: Exec, args: Arguments, signal: AbortSignal | undefined): Promise<ToolExecutionResult> {
-    if (signal?.aborted) return this.final(exec, failure(ABORTED_BEFORE_DISPATCH, Messages.abortedBeforeDispatch))
+  /*
+   * The stages below hand a promise on instead of awaiting it: an async function keeps its
+   * whole frame on the heap at every await, and these run for every call. Each returns a
+   * promise that never rejects with anything but a bug (caught in `execute`).
+   */
+
+  private run(exec: Exec, args: Arguments, signal: AbortSignal | undefined): Promise<ToolExecutionResult> {
+    if (signal?.aborted) return settled(this.final(exec, failure(ABORTED_BEFORE_DISPATCH, Messages.abortedBeforeDispatch)))
     const tool = this.deps.registry.get(exec.name)
     if (!tool) return this.post(exec, failure(UNKNOWN_TOOL, Messages.unknownTool(exec.name, this.deps.registry.names())))
-    let invalid = this.checkArguments(exec, tool, args)
-    if (invalid instanceof Promise) invalid = await invalid
+    const invalid = this.checkArguments(exec, tool, args)
+    if (invalid instanceof Promise) return invalid.then((problem) => this.checked(exec, tool, problem, signal))
+    return this.checked(exec, tool, invalid, signal)
+  }
+
+  /** Bad arguments end here; good ones go through `tools/pre-execute`. */
+  private checked(exec: Exec, tool: RegisteredTool, invalid: string | undefined, signal: AbortSignal | undefined): Promise<ToolExecutionResult> {
     if (invalid) return this.post(exec, failure(INVALID_ARGS, `invalid arguments for "${exec.name}": ${invalid}`))
     exec[CALL].tool = tool
-
-    let decision: PreToolDecision
+    let pending: Promise<PreToolDecision>
     try {
-      decision = await this.preChain()(exec)
+      pending = this.preChain()(exec)
     } catch (error) {
-      return this.final(exec, stageFailure(error))
+      return settled(this.final(exec, stageFailure(error)))
     }
+    if (pending === ALLOWED) return this.decided(exec, ALLOW, signal)
+    return pending.then((decision) => this.decided(exec, decision, signal), (error) => this.final(exec, stageFailure(error)))
+  }
+
+  /** Acts on the (checked) pre-execute decision, which the call's record keeps for observers. */
+  private decided(exec: Exec, decision: PreToolDecision, signal: AbortSignal | undefined): Promise<ToolExecutionResult> {
+    exec[CALL].decision = decision.kind
     switch (decision.kind) {
       case 'allow':
-        break
+        return this.deps.guards.length > 0 ? this.guarded(exec, signal) : this.body(exec, signal)
       case 'deny':
         return this.post(exec, failure(TOOL_DENIED, decision.reason))
-      case 'ask': {
-        const answer = await this.ask(exec, decision.reason, signal)
-        if (answer === ABORTED_FIRST) return this.final(exec, failure(ABORTED_BEFORE_DISPATCH, Messages.abortedBeforeDispatch))
-        if (answer) return this.post(exec, answer)
-        break
-      }
+      case 'ask':
+        return this.approved(exec, decision.reason, signal)
       default:
-        return this.final(exec, unreachable(decision, 'tools/pre-execute'))
+        return settled(this.final(exec, unreachable(decision, 'tools/pre-execute')))
     }
+  }
+
+  /** An `ask`: the body runs only once the approval service allowed it (then the guards). */
+  private async approved(exec: Exec, reason: string | undefined, signal: AbortSignal | undefined): Promise<ToolExecutionResult> {
+    const answer = await this.ask(exec, reason, signal)
+    if (answer === ABORTED_FIRST) return this.final(exec, failure(ABORTED_BEFORE_DISPATCH, Messages.abortedBeforeDispatch))
+    if (answer) return this.post(exec, answer)
+    return this.deps.guards.length > 0 ? this.guarded(exec, signal) : this.body(exec, signal)
+  }
+
+  /** Every guard, in order, after an allow: the first reason denies. */
+  private async guarded(exec: Exec, signal: AbortSignal | undefined): Promise<ToolExecutionResult> {
     for (const guard of this.deps.guards) {
       let reason: unknown
       try {
@@ -126,21 +156,37 @@ export class Pipeline {
         return this.post(exec, failure(TOOL_DENIED, typeof reason === 'string' && reason ? reason : `denied by a guard of plugin "${guard.plugin}"`))
       }
     }
-    if (signal?.aborted) return this.final(exec, failure(ABORTED_BEFORE_DISPATCH, Messages.abortedBeforeDispatch))
+    return this.body(exec, signal)
+  }
 
+  /** The `tools/execute` onion, unless the caller aborted; then post-execute. */
+  private body(exec: Exec, signal: AbortSignal | undefined): Promise<ToolExecutionResult> {
+    if (signal?.aborted) return settled(this.final(exec, failure(ABORTED_BEFORE_DISPATCH, Messages.abortedBeforeDispatch)))
     const stages = exec[CALL].stages
-    let result: ToolExecutionResult
-    try {
-      stages?.bodyStart?.()
-      result = await this.executeChain()(exec)
-    } catch (error) {
-      return this.final(exec, stageFailure(error))
-    } finally {
+    // Whatever the onion did, the caller's signal is back on exec and the caller is told it ended.
+    const ended = () => {
       if (signal) exec.signal = signal
       stages?.bodyEnd?.()
     }
-    if (!result.isError && signal?.aborted) result = abortedFrom(result)
-    return this.post(exec, result)
+    let running: Promise<ToolExecutionResult>
+    try {
+      stages?.bodyStart?.()
+      running = this.executeChain()(exec)
+    } catch (error) {
+      try {
+        ended()
+      } catch (thrown) {
+        return Promise.reject(thrown)
+      }
+      return settled(this.final(exec, stageFailure(error)))
+    }
+    return running.then((result) => {
+      ended()
+      return this.post(exec, !result.isError && signal?.aborted ? abortedFrom(result) : result)
+    }, (error) => {
+      ended()
+      return this.final(exec, stageFailure(error))
+    })
   }
 
   /**
@@ -175,19 +221,29 @@ export class Pipeline {
     return checked instanceof Promise ? checked.then((answer) => applyChecked(exec, answer)) : applyChecked(exec, checked)
   }
 
-  /** `tools/post-execute`, then the final word. */
-  private async post(exec: Exec, result: ToolExecutionResult): Promise<ToolExecutionResult> {
+  /** `tools/post-execute` (after the caller's turn for it), then the final word. */
+  private post(exec: Exec, result: ToolExecutionResult): Promise<ToolExecutionResult> {
     const record = exec[CALL]
     record.outcome = result
-    let decision: PostToolDecision
+    let turn: Promise<void> | void | undefined
     try {
-      const turn = record.stages?.postTurn?.()
-      if (turn) await turn
-      decision = await this.postChain()(exec, result)
+      turn = record.stages?.postTurn?.()
     } catch (error) {
-      return this.final(exec, stageFailure(error))
+      return settled(this.final(exec, stageFailure(error)))
     }
-    return this.final(exec, applyPost(result, decision))
+    if (!turn) return this.postChain(exec, result)
+    return Promise.resolve(turn).then(() => this.postChain(exec, result), (error) => this.final(exec, stageFailure(error)))
+  }
+
+  private postChain(exec: Exec, result: ToolExecutionResult): Promise<ToolExecutionResult> {
+    let pending: Promise<PostToolDecision>
+    try {
+      pending = this.postOnion()(exec, result)
+    } catch (error) {
+      return settled(this.final(exec, stageFailure(error)))
+    }
+    if (pending === ACCEPTED) return settled(this.final(exec, result))
+    return pending.then((decision) => this.final(exec, applyPost(result, decision)), (error) => this.final(exec, stageFailure(error)))
   }
 
   /**
@@ -200,7 +256,7 @@ export class Pipeline {
     let out: ToolExecutionResult
     try {
       out = finalizeContent(result)
-      if (Object.keys(exec.meta).length > 0) {
+      if (hasKeys(exec.meta)) {
         const meta = snapshot({ ...exec.meta, ...out.meta })
         if (meta.ok) out = { ...out, meta: meta.value as Record<string, Json> }
       }
@@ -246,10 +302,21 @@ export class Pipeline {
       }))
   }
 
-  private postChain() {
+  private postOnion() {
     return this.deps.chains.derive('tools/post-execute', (entries) =>
       compose(entries, () => ACCEPTED, { stage: 'tools/post-execute', reentry: HOOKS['tools/post-execute'].reentry, check: checkWith(postDecisionOf) }))
   }
+}
+
+/** A settled promise of `result` (one allocation, no microtask hop to reach it). */
+function settled(result: ToolExecutionResult): Promise<ToolExecutionResult> {
+  return Promise.resolve(result)
+}
+
+/** Whether `object` has an own enumerable key, without building the list of them. */
+function hasKeys(object: object): boolean {
+  for (const key in object) if (Object.hasOwn(object, key)) return true
+  return false
 }
 
 /** The innermost answers of the decision onions (`HOOKS[...].innermost`). */
