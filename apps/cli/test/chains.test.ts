@@ -24,7 +24,7 @@ describe('rein chains', () => {
     expect(stderr).toBe('')
     expect(code).toBe(ExitCodes.OK)
     expect(stdout.trim().split('\n').slice(1)).toEqual([
-      'tools/pre-execute   outer > audit > permission-guard > inner > (default: allow)',
+      'tools/pre-execute   outer > permission-guard > inner > (default: allow)',
       'guards              permission-guard > (all must pass)',
       'tools/execute       outer > cache > retry > timeout-policy > inner > (tool body)',
       'tools/post-execute  spill > outer > inner > (default: accept)',

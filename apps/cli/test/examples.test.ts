@@ -18,7 +18,7 @@ describe('examples/rein.yaml', () => {
   it('loads the custom TypeScript policy inside the standard stack, in file order (no key needed)', async () => {
     const { code, stdout } = await rein(['chains', '-c', 'rein.yaml'], EXAMPLES, {})
     expect(code).toBe(ExitCodes.OK)
-    expect(stdout).toContain('tools/pre-execute   audit > permission-guard > working-hours > (default: allow)')
+    expect(stdout).toContain('tools/pre-execute   permission-guard > working-hours > (default: allow)')
     expect(stdout).toContain('tools/execute       cache > retry > timeout-policy > (tool body)')
   })
 })

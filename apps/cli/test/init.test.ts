@@ -87,7 +87,7 @@ describe('the starter, inside this workspace', async () => {
     expect(check.stdout).toContain('a provider, 7 plugin(s), 2 tool source(s)')
     expect(check.stdout).toContain('3 example tool call(s) in 1 file(s) match')
     const chains = await rein(['chains'], dir, {})
-    expect(chains.stdout).toContain('tools/pre-execute   audit > permission-guard > no-friday-deploys > (default: allow)')
+    expect(chains.stdout).toContain('tools/pre-execute   permission-guard > no-friday-deploys > (default: allow)')
   })
 
   it('runs the offline model through every plugin when no key is set', async () => {

@@ -88,7 +88,7 @@ describe.skipIf(process.env.REIN_SKIP_OUTSIDE)('rein installed from its tarballs
 
     it('shows its own policy in npx rein chains', async () => {
       expect(ok(await run('npx rein chains', starter), 'rein chains').stdout)
-        .toContain('tools/pre-execute   audit > permission-guard > no-friday-deploys > (default: allow)')
+        .toContain('tools/pre-execute   permission-guard > no-friday-deploys > (default: allow)')
     })
 
     it('passes its own test and type check', async () => {

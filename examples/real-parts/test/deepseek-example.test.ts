@@ -23,7 +23,7 @@ describe('examples/deepseek.rein.yaml', () => {
   it('nests the six standard plugins in the recommended order', () => {
     const chains = Object.fromEntries(describeChains(harness.ctx).map((view) => [view.hook, view.plugins]))
     expect(chains).toMatchObject({
-      'tools/pre-execute': ['audit', 'permission-guard'],
+      'tools/pre-execute': ['permission-guard'],
       guards: ['permission-guard'],
       'tools/execute': ['cache', 'retry', 'timeout-policy'],
       'tools/post-execute': ['spill'],

@@ -1,9 +1,10 @@
 /**
  * The six standard policy plugins in the recommended order: audit, cache, retry,
  * timeout-policy, permission-guard, spill (first listed = outermost on each hook it shares).
- * - audit first: its pre-execute wraps every other one, so it records the decision the whole
- *   chain reached (a permission deny included); its `tools/result` observer sees every call,
- *   cache hits and retried calls too, with `meta.cacheHit` / `meta.attempts`.
+ * - audit first: it only observes (`tools/result`), so it records the decision the kernel acted
+ *   on (a permission deny included) wherever it is listed; first, its line is written before
+ *   later observers run. It sees every call, cache hits and retried calls too, with
+ *   `meta.cacheHit` / `meta.attempts`.
  * - cache outside retry: what it stores is the retried success, and a hit skips retry,
  *   timeout and the body altogether.
  * - retry outside timeout-policy: every attempt gets its own deadline, so a `TOOL_TIMEOUT` is
@@ -11,7 +12,7 @@
  *   The policy's own finite `defaultMs` (30 s) applies: no tool can hang a turn.
  * - permission-guard decides in `tools/pre-execute` (and its guard), a stage that is over
  *   before any `tools/execute` handler runs: a denied call never reaches cache, retry, timeout
- *   or the body, wherever it is listed. It is listed after audit so audit sees its verdict;
+ *   or the body, wherever it is listed;
  *   its guard keeps a deny final even if an outer plugin answers allow.
  * - spill registers its post-execute with `prepend`, so it is outermost there whatever its
  *   listing; listed last, no earlier `prepend` can wrap it. It measures the content the model

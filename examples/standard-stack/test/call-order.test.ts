@@ -16,10 +16,8 @@ async function tracedHarness(hangFirst = 0) {
 
 /** Everything before the execute stage for an allowed call. */
 const DECIDE = [
-  'audit:pre-execute:enter',
   'permission-guard:pre-execute:enter',
   'permission-guard:pre-execute:exit',
-  'audit:pre-execute:exit',
   'permission-guard:guard',
 ]
 
@@ -68,10 +66,8 @@ describe('the handlers of one call, in order', () => {
     const h = await tracedHarness()
     await h.call('delete_file', { path: 'a.txt' })
     expect(h.log).toEqual([
-      'audit:pre-execute:enter',
       'permission-guard:pre-execute:enter',
       'permission-guard:pre-execute:exit',
-      'audit:pre-execute:exit',
       ...FINISH,
     ])
   })

@@ -43,7 +43,7 @@ describe('standardStack', () => {
     const { ctx } = await load({ spill: { store: 'memory' } })
     const hooks = ['tools/pre-execute', 'guards', 'tools/execute', 'tools/post-execute', 'tools/result'] as const
     expect(Object.fromEntries(hooks.map((hook) => [hook, ctx.tools.chain(hook)]))).toEqual({
-      'tools/pre-execute': ['audit', 'permission-guard'],
+      'tools/pre-execute': ['permission-guard'],
       'guards': ['permission-guard'],
       'tools/execute': ['cache', 'retry', 'timeout-policy'],
       'tools/post-execute': ['spill'],

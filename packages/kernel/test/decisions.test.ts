@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { TOOL_DENIED, type ApprovalService } from '../src/index.js'
+import { TOOL_DENIED, preExecuteDecisionOf, type ApprovalService } from '../src/index.js'
 import { call, code, echoTool, firstText, makeKernel, plug } from './helpers.js'
 
 describe('decisions', () => {
@@ -138,5 +138,27 @@ describe('decisions', () => {
     const reports: unknown[] = []
     await ctx.tools.execute(call({ text: 'x' }), { onProgress: (info) => reports.push(info) })
     expect(reports).toEqual([{ progress: 1, total: 2 }])
+  })
+})
+
+describe('preExecuteDecisionOf', () => {
+  it('tells observers the decision the kernel acted on, and nothing for a call that never reached pre-execute', async () => {
+    const ctx = await makeKernel()
+    await plug(ctx, 'policy', (ctx) => {
+      ctx.on('tools/pre-execute', async (exec, next) => {
+        const { text } = exec.arguments as { text: string }
+        return text === 'deny' ? { kind: 'deny', reason: 'no' } : text === 'ask' ? { kind: 'ask' } : next()
+      })
+    })
+    const seen: [string, string | undefined][] = []
+    await plug(ctx, 'observer', (ctx) => { ctx.on('tools/result', (exec) => { seen.push([exec.id, preExecuteDecisionOf(exec)]) }) })
+    ctx.tools.register(echoTool())
+    for (const text of ['go', 'deny', 'ask']) await ctx.tools.execute(call({ text }, 'echo', text))
+    await ctx.tools.execute(call({}, 'missing', 'unknown'))
+    await ctx.tools.execute(call({ text: 1 }, 'echo', 'invalid'))
+    await ctx.tools.settle(call({ text: 'x' }, 'echo', 'settled'), TOOL_DENIED, 'by the scheduler')
+    expect(seen).toEqual([['go', 'allow'], ['deny', 'deny'], ['ask', 'ask'], ['unknown', undefined], ['invalid', undefined], ['settled', undefined]])
+    expect(preExecuteDecisionOf({} as never)).toBeUndefined()
+    await ctx.stop()
   })
 })

@@ -2,7 +2,7 @@
  * A harness whose list contradicts the order its plugins' packages declare loads, with one
  * warning per pair in `harness.warnings` — from a rein.yaml, and from code for the standard
  * plugins. The standard packages declare what their READMEs say: cache outside retry, retry
- * outside timeout-policy, audit outside permission-guard.
+ * outside timeout-policy.
  */
 import * as cache from '@rein/plugin-cache'
 import * as retry from '@rein/plugin-retry'
@@ -15,8 +15,6 @@ const CACHE_IN_RETRY = 'cache then sits inside retry, so it caches and shares si
   'and a hit no longer skips retry; list @rein/plugin-cache before @rein/plugin-retry'
 const RETRY_IN_TIMEOUT = 'retry then sits inside timeout-policy, so one deadline covers all the attempts and a call that times out ' +
   'is never retried; list @rein/plugin-retry before @rein/plugin-timeout-policy'
-const AUDIT_IN_GUARD = 'audit then sits inside permission-guard on tools/pre-execute, so a call the guard denies is logged with ' +
-  '"decision": null, and one it asks about as "allow"; list @rein/plugin-audit before @rein/plugin-permission-guard'
 
 /** A package in the project's node_modules whose package.json carries `rein`. */
 const localPackage = (name: string, rein: unknown) => ({
@@ -37,7 +35,6 @@ describe('plugin order', () => {
     ])
     const harness = await loadHarness(file)
     expect(harness.warnings).toEqual([
-      `${file}:2 plugins[0] (@rein/plugin-permission-guard) is listed before plugins[4] (@rein/plugin-audit): ${AUDIT_IN_GUARD}`,
       `${file}:3 plugins[1] (@rein/plugin-timeout-policy) is listed before plugins[2] (@rein/plugin-retry): ${RETRY_IN_TIMEOUT}`,
       `${file}:4 plugins[2] (@rein/plugin-retry) is listed before plugins[3] (@rein/plugin-cache): ${CACHE_IN_RETRY}`,
     ])

@@ -79,7 +79,7 @@ describe('a harness of the standard packages', () => {
     const harness = await loadHarness(join(dir, 'rein.yaml'), { provider })
 
     expect(formatChains(describeChains(harness.ctx)).split('\n')).toEqual([
-      'tools/pre-execute   audit > permission-guard > no-secrets > (default: allow)',
+      'tools/pre-execute   permission-guard > no-secrets > (default: allow)',
       'guards              permission-guard > (all must pass)',
       'tools/execute       cache > retry > timeout-policy > (tool body)',
       'tools/post-execute  spill > (default: accept)',

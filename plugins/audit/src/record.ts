@@ -4,6 +4,7 @@
  * record's arguments are redacted and long strings cut, its sizes are of the originals.
  */
 import { codeOf, type Json, type PreToolDecision, type ToolExec, type ToolExecutionResult } from '@rein/kernel'
+import { mapParts } from './map-parts.js'
 
 /** One line of the audit file. Absent fields are left out of the JSON. */
 export interface AuditRecord {
@@ -39,6 +40,24 @@ export interface RecordOptions {
   redact: (value: unknown) => unknown
   maxStringLength: number
   now: number
+  /** `now` as ISO 8601 (default: `new Date(now).toISOString()`). */
+  iso?: (now: number) => string
+}
+
+/**
+ * `new Date(ms).toISOString()`, remembering the last answer: calls that finish in the same
+ * millisecond (a parallel batch) share one string. State is per returned function.
+ */
+export function isoClock(): (ms: number) => string {
+  let last = Number.NaN
+  let text = ''
+  return (ms) => {
+    if (ms !== last) {
+      last = ms
+      text = new Date(ms).toISOString()
+    }
+    return text
+  }
 }
 
 /** The record of one finished call. */
@@ -47,7 +66,7 @@ export function auditRecord(
 ): AuditRecord {
   const meta = result.meta ?? {}
   return {
-    ts: new Date(options.now).toISOString(),
+    ts: options.iso ? options.iso(options.now) : new Date(options.now).toISOString(),
     id: exec.id,
     name: exec.name,
     turn: exec.turn,
@@ -75,7 +94,10 @@ function contentBytes(result: ToolExecutionResult): number {
   return bytes
 }
 
-/** Cuts every string longer than `max` characters (never inside a surrogate pair); 0 = no limit. */
+/**
+ * Cuts every string longer than `max` characters (never inside a surrogate pair); 0 = no limit.
+ * The input is never modified; a part with nothing to cut is returned as it is, not copied.
+ */
 export function cut(value: unknown, max: number): unknown {
   if (max <= 0) return value
   if (typeof value === 'string') {
@@ -85,9 +107,6 @@ export function cut(value: unknown, max: number): unknown {
     if (code >= 0xd800 && code <= 0xdbff) end--
     return `${value.slice(0, end)}…[${value.length - end} more chars]`
   }
-  if (Array.isArray(value)) return value.map((item) => cut(item, max))
-  if (typeof value === 'object' && value !== null) {
-    return Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, cut(inner, max)]))
-  }
-  return value as Json
+  if (typeof value !== 'object' || value === null) return value as Json
+  return mapParts(value, (inner) => cut(inner, max))
 }

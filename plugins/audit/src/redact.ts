@@ -1,8 +1,11 @@
 /**
  * Secret redaction for audit lines. The built-in patterns always apply (they cannot be turned
  * off) and run before the configured ones; every string of a value, object keys included, is
- * rewritten; the input is never modified. A redacted secret leaves a marker, never a fragment.
+ * rewritten; the input is never modified (a value with nothing to redact is returned as it
+ * is). A redacted secret leaves a marker, never a fragment.
  */
+import { mapParts } from './map-parts.js'
+
 
 /** Replaces a redacted secret. */
 export const REDACTED = '[REDACTED]'
@@ -36,8 +39,9 @@ export function userPattern(source: string, index: number): SecretPattern {
 export function createRedactor(extra: readonly SecretPattern[] = []): (value: unknown) => unknown {
   const patterns = [...BUILT_IN_PATTERNS, ...extra]
   const text = (input: string) => {
+    // Most strings hold none of the built-ins' fixed parts: only configured patterns run on them.
     let out = input
-    for (const { pattern, replacement } of patterns) {
+    for (const { pattern, replacement } of MAY_MATCH_BUILT_IN.test(input) ? patterns : extra) {
       pattern.lastIndex = 0
       out = out.replace(pattern, replacement)
     }
@@ -45,13 +49,15 @@ export function createRedactor(extra: readonly SecretPattern[] = []): (value: un
   }
   const walk = (value: unknown): unknown => {
     if (typeof value === 'string') return text(value)
-    if (Array.isArray(value)) return value.map(walk)
-    if (typeof value === 'object' && value !== null) {
-      const out: Record<string, unknown> = {}
-      for (const [key, inner] of Object.entries(value)) out[text(key)] = walk(inner)
-      return out
-    }
+    if (typeof value === 'object' && value !== null) return mapParts(value, walk, text)
     return value
   }
   return walk
 }
+
+/**
+ * Matches every string that any built-in pattern could match (each needs one of these fixed
+ * parts; case is ignored, which only widens it). A string it does not match is left to the
+ * configured patterns alone. Keep it in step with `BUILT_IN_PATTERNS`: a test checks both.
+ */
+export const MAY_MATCH_BUILT_IN = /-----BEGIN |bearer|sk-|AKIA|ASIA|gh[pousr]_|github_pat_/i

@@ -1,7 +1,12 @@
 /**
- * Appends lines to the audit file. Each line is written synchronously (one `write` on a
- * descriptor opened O_APPEND), in the order lines are given, so the file never lags behind the
- * calls and nothing is pending at dispose or exit. The descriptor is held open (opening and
+ * Appends lines to the audit file, in the order they are given, with one `write` per group of
+ * lines on a descriptor opened O_APPEND. A line is written in the same microtask checkpoint as
+ * `append`: the first line of a group queues the write as a microtask, and lines appended
+ * before it runs join it (a batch of parallel calls settles in one checkpoint, so its lines
+ * cost one system call instead of one each). Nothing outside can see a call's result before its
+ * line is written: `tools/result` observers run as the kernel finalizes a result, and the
+ * promise that hands the result on resolves after the microtask already queued. `close()`
+ * writes what is pending; nothing is pending once the microtask queue has drained. The descriptor is held open (opening and
  * closing per line cost more than the rest of a call) and reopened when the path no longer
  * names the file it holds (rotated away or deleted), checked at most once a second: lines in
  * that second land in the rotated file, and none is dropped unless the file was deleted. The
@@ -18,7 +23,7 @@ const RECHECK_MS = 1000
 /** An appender: `append(line)` and `close()`. */
 export interface Appender {
   append(line: string): void
-  /** Closes the held descriptor (the next append reopens it). */
+  /** Writes the pending lines, then closes the held descriptor (the next append reopens it). */
   close(): void
 }
 
@@ -53,18 +58,31 @@ export function createAppender(file: string, warn: (message: string) => void, no
     }
     return fd
   }
+  let pending: string[] = []
+  const flush = () => {
+    if (pending.length === 0) return
+    const text = pending.length === 1 ? `${pending[0]}\n` : `${pending.join('\n')}\n`
+    pending = []
+    write(text)
+  }
+  const write = (text: string) => {
+    try {
+      writeSync(descriptor(), text)
+    } catch (error) {
+      close()
+      if (warned) return
+      warned = true
+      const reason = error instanceof Error ? error.message : String(error)
+      warn(`cannot append to the audit file ${file}: ${reason}; audit lines are being lost (reported once)`)
+    }
+  }
   return {
     append(line) {
-      try {
-        writeSync(descriptor(), `${line}\n`)
-      } catch (error) {
-        close()
-        if (warned) return
-        warned = true
-        const reason = error instanceof Error ? error.message : String(error)
-        warn(`cannot append to the audit file ${file}: ${reason}; audit lines are being lost (reported once)`)
-      }
+      if (pending.push(line) === 1) queueMicrotask(flush)
     },
-    close,
+    close() {
+      flush()
+      close()
+    },
   }
 }

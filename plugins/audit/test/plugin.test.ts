@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs'
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { Context } from 'cordis'
@@ -68,6 +69,29 @@ describe('audit on a real kernel', () => {
       ['dep', true, DEPENDENCY_FAILED, null],
       ['c1', false, null, 'allow'],
     ])
+  })
+
+  it('has a call\'s line in the file by the time anyone sees its result, parallel calls included', async () => {
+    const { file, call } = await audited()
+    await call('echo', { text: 'one' })
+    expect(readFileSync(file, 'utf8').trim().split('\n').map((line) => JSON.parse(line).id)).toEqual(['c1'])
+    const results = await Promise.all([call('echo', { text: 'a' }), call('echo', { text: 'b' }), call('nope')])
+    expect(results.map(codeOf)).toEqual([undefined, undefined, UNKNOWN_TOOL])
+    expect(readFileSync(file, 'utf8').trim().split('\n').map((line) => JSON.parse(line).id).sort()).toEqual(['c1', 'c2', 'c3', 'c4'])
+  })
+
+  it('records the decision the kernel acted on wherever it is listed, and joins no onion', async () => {
+    const file = join(await tempDir(), 'audit.jsonl')
+    const ctx = await kernelContext()
+    registerTools(ctx)
+    denyTool(ctx, 'fail') // listed before audit: outside it, were audit in the pre-execute onion
+    ctx.plugin(audit, { file })
+    await ctx.start()
+    expect(ctx.tools.chain('tools/pre-execute')).toEqual(['deny-some'])
+    expect(ctx.tools.chain('tools/result')).toEqual(['audit'])
+    await ctx.tools.execute({ id: 'f', name: 'fail', arguments: {} })
+    await ctx.tools.execute({ id: 'e', name: 'echo', arguments: {} })
+    expect((await readLines(file)).map((l) => [l.id, l.decision])).toEqual([['f', 'deny'], ['e', 'allow']])
   })
 
   it('records a body failure with its code', async () => {

@@ -104,15 +104,27 @@ describe('the audit file', () => {
 })
 
 describe('the appender behind it', () => {
-  it('appends each line at once, in order, to a 0600 file it keeps open', async () => {
+  it('writes the lines of one microtask checkpoint together, in order, before it ends, to a 0600 file it keeps open', async () => {
     const file = join(await tempDir(), 'logs', 'audit.jsonl')
     const appender = audit.createAppender(file, () => {})
     appender.append('one')
-    expect(readFileSync(file, 'utf8')).toBe('one\n')
     appender.append('two')
+    // This continuation was queued after the write: the lines are there when it runs.
+    await Promise.resolve()
     expect(readFileSync(file, 'utf8')).toBe('one\ntwo\n')
+    appender.append('three')
+    await Promise.resolve()
+    expect(readFileSync(file, 'utf8')).toBe('one\ntwo\nthree\n')
     expect(statSync(file).mode & 0o777).toBe(0o600)
     appender.close()
+  })
+
+  it('writes what is pending when closed', async () => {
+    const file = join(await tempDir(), 'audit.jsonl')
+    const appender = audit.createAppender(file, () => {})
+    appender.append('last words')
+    appender.close()
+    expect(readFileSync(file, 'utf8')).toBe('last words\n')
   })
 
   it('follows a rotation: after the check interval, lines go to a new file at the path; none is lost', async () => {
@@ -121,10 +133,13 @@ describe('the appender behind it', () => {
     let clock = 0
     const appender = audit.createAppender(file, () => {}, () => clock)
     appender.append('before')
+    await Promise.resolve()
     renameSync(file, join(dir, 'audit.jsonl.1'))
     appender.append('in the same second')
+    await Promise.resolve()
     clock += 1000
     appender.append('after')
+    await Promise.resolve()
     expect(readFileSync(join(dir, 'audit.jsonl.1'), 'utf8')).toBe('before\nin the same second\n')
     expect(readFileSync(file, 'utf8')).toBe('after\n')
     appender.close()

@@ -1,0 +1,33 @@
+/**
+ * `mapParts(value, f)`: an array or object with `f` applied to each item (to each key too, when
+ * `key` is given). Copy on write: when every answer is the part it was given, `value` itself is
+ * returned, so an audit line of arguments with nothing to redact or cut allocates nothing.
+ */
+export function mapParts(value: object, f: (part: unknown) => unknown, key?: (name: string) => string): object {
+  if (Array.isArray(value)) {
+    let out: unknown[] | undefined
+    for (let i = 0; i < value.length; i++) {
+      const item: unknown = value[i]
+      const mapped = f(item)
+      if (out === undefined && mapped !== item) out = value.slice(0, i)
+      out?.push(mapped)
+    }
+    return out ?? value
+  }
+  const record = value as Record<string, unknown>
+  const names = Object.keys(record)
+  for (let i = 0; i < names.length; i++) {
+    const name = names[i]!
+    const inner = record[name]
+    const newName = key ? key(name) : name
+    const mapped = f(inner)
+    if (newName === name && mapped === inner) continue
+    // The first change: the parts before it are kept, the rest mapped (fromEntries defines
+    // every key as data, so even a "__proto__" key stays a key).
+    const entries: [string, unknown][] = names.slice(0, i).map((kept) => [kept, record[kept]])
+    entries.push([newName, mapped])
+    for (const rest of names.slice(i + 1)) entries.push([key ? key(rest) : rest, f(record[rest])])
+    return Object.fromEntries(entries)
+  }
+  return value
+}
