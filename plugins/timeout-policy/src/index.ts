@@ -12,7 +12,8 @@ import { timeoutHandler } from './policy.js'
 export { Config, DEFAULT_TIMEOUT_MS }
 export type { ConfigInput } from './config.js'
 export { ABANDONED, deadlineFor, timeoutHandler } from './policy.js'
-export { CallWatch, type Cause } from './watch.js'
+export { CallWatch, type Cause, type Watch } from './watch.js'
+export { DeadlineGroups } from './groups.js'
 
 /** The cordis plugin name. */
 export const name = 'timeout-policy'

@@ -10,7 +10,8 @@ import {
   type ExecuteHandler, type ToolDefinition, type ToolExecutionResult,
 } from '@rein/kernel'
 import type { Config } from './config.js'
-import { CallWatch, type Cause } from './watch.js'
+import { DeadlineGroups } from './groups.js'
+import { CallWatch, type Cause, type Watch } from './watch.js'
 
 /** `error.info.name` of a result returned without waiting any longer for the tool. */
 export const ABANDONED = 'ToolTimeoutAbandoned'
@@ -27,26 +28,34 @@ export function deadlineFor(config: Config, name: string, definition: ToolDefini
   return ms !== undefined && ms <= MAX_TIMER_MS ? ms : undefined
 }
 
-/** Builds the handler. `definitionOf` looks a tool up at call time (`ctx.tools.get`). */
+/**
+ * Builds the handler. `definitionOf` looks a tool up at call time (`ctx.tools.get`). Calls
+ * that start together share a watch (`DeadlineGroups`), unless progress restarts deadlines:
+ * then each call has its own (`CallWatch`).
+ */
 export function timeoutHandler(config: Config, definitionOf: (name: string) => ToolDefinition | undefined): ExecuteHandler {
+  const groups = new DeadlineGroups(config.graceMs)
   return async (exec, next) => {
     const ms = deadlineFor(config, exec.name, definitionOf(exec.name))
     const caller = exec.signal
     const progress = exec.progress
-    const watch = new CallWatch(caller, ms, config.graceMs)
-    exec.signal = watch.signal
+    let watch: Watch
     if (config.resetOnProgress && ms !== undefined) {
+      const own = watch = new CallWatch(caller, ms, config.graceMs)
       exec.progress = (info) => {
-        watch.arm()
+        own.arm()
         progress(info)
       }
+    } else {
+      watch = groups.join(caller, ms)
     }
+    exec.signal = watch.signal
     try {
       const settled = await untilAbandoned(next(), watch)
       if (typeof settled === 'string') return giveUp(settled, ms)
       return watch.cause === 'deadline' ? failure(TOOL_TIMEOUT, Messages.timedOut(ms!)) : settled
     } finally {
-      watch.dispose()
+      watch.leave()
       exec.signal = caller
       exec.progress = progress
     }
@@ -54,7 +63,7 @@ export function timeoutHandler(config: Config, definitionOf: (name: string) => T
 }
 
 /** The inner result, or the cause once the watch gives up (no wrapper objects: this runs per call). */
-function untilAbandoned(inner: Promise<ToolExecutionResult>, watch: CallWatch): Promise<ToolExecutionResult | Cause> {
+function untilAbandoned(inner: Promise<ToolExecutionResult>, watch: Watch): Promise<ToolExecutionResult | Cause> {
   return new Promise((resolve, reject) => {
     inner.then(resolve, reject)
     watch.abandoned.then(resolve)

@@ -9,7 +9,20 @@ import { Messages } from '@rein/kernel'
 /** Why the watch's signal aborted. */
 export type Cause = 'deadline' | 'caller'
 
-export class CallWatch {
+/** What the policy needs of a watch, shared (`DeadlineGroups`) or one call's own (`CallWatch`). */
+export interface Watch {
+  /** The signal for the layers inside: aborts on the deadline or with the caller. */
+  readonly signal: AbortSignal
+  /** Resolves with the cause `graceMs` after it happened; never resolves when nothing fired. */
+  readonly abandoned: Promise<Cause>
+  /** What aborted the signal first, if anything has. */
+  readonly cause: Cause | undefined
+  /** The call is over: clears what it alone was holding. Call it once. */
+  leave(): void
+}
+
+/** One call's own watch: used when progress restarts the deadline (`resetOnProgress`). */
+export class CallWatch implements Watch {
   /** The signal for the layers inside: aborts on the deadline or with the caller. */
   readonly signal: AbortSignal
   /** Resolves with the cause `graceMs` after it happened; never resolves when nothing fired. */
@@ -46,7 +59,7 @@ export class CallWatch {
   }
 
   /** Clears the timers and the caller listener. Call it once the call is over. */
-  dispose(): void {
+  leave(): void {
     clearTimeout(this.deadline)
     clearTimeout(this.grace)
     this.caller.removeEventListener('abort', this.onCallerAbort)

@@ -215,3 +215,43 @@ describe('the shared exec', () => {
     expect(ctx.tools.chain('tools/execute')).toEqual(['outer', 'timeout-policy', 'inner'])
   })
 })
+
+describe('calls that start together', () => {
+  it('share one signal and one timer, keep their exact deadlines, and leave nothing behind', async () => {
+    const signals: AbortSignal[] = []
+    const releases: (() => void)[] = []
+    const ctx = await harness({ graceMs: 0 }, [tool('slow', (_args, exec) => new Promise<string>((resolve, reject) => {
+      signals.push(exec.signal)
+      releases.push(() => resolve('done'))
+      exec.signal.addEventListener('abort', () => reject(exec.signal.reason), { once: true })
+    }), { timeoutMs: 100 })])
+    useFakeClock()
+    const controller = new AbortController()
+    const first = [1, 2, 3].map((n) => track(ctx.tools.execute({ id: `a${n}`, name: 'slow', arguments: {} }, { signal: controller.signal })))
+    await flush()
+    expect(new Set(signals).size).toBe(1)
+    expect(vi.getTimerCount()).toBe(1)
+    await vi.advanceTimersByTimeAsync(10)
+    const later = track(ctx.tools.execute({ id: 'b', name: 'slow', arguments: {} }, { signal: controller.signal }))
+    await flush()
+    expect(new Set(signals).size).toBe(2)
+    releases[0]!(); await flush() // one member leaving keeps the group's deadline for the others
+    expect(outcome(first[0]!.result)).toEqual(['OK'])
+    await vi.advanceTimersByTimeAsync(89); await flush()
+    expect([...first.slice(1), later].map((c) => outcome(c.result)[0])).toEqual(['pending', 'pending', 'pending'])
+    await vi.advanceTimersByTimeAsync(1); await flush()
+    expect([...first.slice(1), later].map((c) => outcome(c.result)[0])).toEqual([TOOL_TIMEOUT, TOOL_TIMEOUT, 'pending'])
+    await vi.advanceTimersByTimeAsync(10); await flush()
+    expect(outcome(later.result)[0]).toBe(TOOL_TIMEOUT)
+    expect(vi.getTimerCount()).toBe(0)
+  })
+
+  it('each get their own watch when progress restarts the deadline', async () => {
+    const signals: AbortSignal[] = []
+    const ctx = await harness({ resetOnProgress: true }, [tool('quick', (_args, exec) => { signals.push(exec.signal); return 'ok' }, { timeoutMs: 100 })])
+    useFakeClock()
+    await Promise.all([1, 2].map((n) => ctx.tools.execute({ id: `q${n}`, name: 'quick', arguments: {} })))
+    expect(new Set(signals).size).toBe(2)
+    expect(vi.getTimerCount()).toBe(0)
+  })
+})

@@ -23,13 +23,13 @@ describe('CallWatch', () => {
     caller.abort(reason)
     expect(watch.cause).toBe('caller')
     expect(watch.signal.reason).toBe(reason)
-    watch.dispose()
+    watch.leave()
   })
 
   it('starts aborted when the caller already is', () => {
     const watch = new CallWatch(AbortSignal.abort(), 100, 50)
     expect([watch.cause, watch.signal.aborted]).toEqual(['caller', true])
-    watch.dispose()
+    watch.leave()
   })
 
   it('restarts the deadline on arm(), and arm() does nothing once aborted', () => {
@@ -43,7 +43,7 @@ describe('CallWatch', () => {
     expect(watch.cause).toBe('deadline')
     watch.arm()
     expect(vi.getTimerCount()).toBe(1)
-    watch.dispose()
+    watch.leave()
     expect(vi.getTimerCount()).toBe(0)
   })
 
@@ -51,7 +51,7 @@ describe('CallWatch', () => {
     vi.useFakeTimers()
     const caller = new AbortController()
     const watch = new CallWatch(caller.signal, 100, 50)
-    watch.dispose()
+    watch.leave()
     expect(vi.getTimerCount()).toBe(0)
     caller.abort()
     expect(watch.signal.aborted).toBe(false)

@@ -1,0 +1,82 @@
+/**
+ * Deadlines shared by calls that start together. A parallel batch starts its calls in one
+ * synchronous loop, so they reach this policy in the same millisecond, on the same caller
+ * signal, with the same deadline: those calls share one watch — one AbortController, one
+ * timer and one listener on the caller's signal — instead of one each. Sharing changes no
+ * deadline: every member started in the group's millisecond, so the group's deadline is
+ * exactly each member's. A group is dropped, its timers and listener cleared, when its last
+ * member leaves; a group whose signal aborted takes no new members. State is per instance
+ * (one per plugin), never global.
+ */
+import { Messages } from '@rein/kernel'
+import type { Cause, Watch } from './watch.js'
+
+/** The watches of one plugin instance, grouped by caller signal, deadline and start time. */
+export class DeadlineGroups {
+  /** The newest group of each caller signal; older ones live on through their members. */
+  private readonly open = new Map<AbortSignal, Group>()
+
+  constructor(private readonly graceMs: number, private readonly now: () => number = () => Date.now()) {}
+
+  /** A watch for one call that starts now; `leave()` it once the call is over. */
+  join(caller: AbortSignal, ms: number | undefined): Watch {
+    const at = this.now()
+    let group = this.open.get(caller)
+    if (!group || group.at !== at || group.ms !== ms || group.cause !== undefined) {
+      group = new Group(caller, ms, at, this.graceMs, (empty) => { if (this.open.get(caller) === empty) this.open.delete(caller) })
+      this.open.set(caller, group)
+    }
+    group.members++
+    return group
+  }
+}
+
+/** One shared watch: aborts on the deadline or with the caller, whichever comes first. */
+class Group implements Watch {
+  readonly signal: AbortSignal
+  readonly abandoned: Promise<Cause>
+  members = 0
+  private first: Cause | undefined
+  private readonly controller = new AbortController()
+  private deadline: ReturnType<typeof setTimeout> | undefined
+  private grace: ReturnType<typeof setTimeout> | undefined
+  private giveUp: (cause: Cause) => void = () => {}
+  private readonly onCallerAbort = () => this.fire('caller')
+
+  constructor(
+    private readonly caller: AbortSignal, readonly ms: number | undefined, readonly at: number,
+    private readonly graceMs: number, private readonly onEmpty: (group: Group) => void,
+  ) {
+    this.signal = this.controller.signal
+    this.abandoned = new Promise((resolve) => { this.giveUp = resolve })
+    if (caller.aborted) {
+      this.fire('caller')
+    } else {
+      caller.addEventListener('abort', this.onCallerAbort, { once: true })
+      if (ms !== undefined) this.deadline = setTimeout(() => this.fire('deadline'), ms)
+    }
+  }
+
+  get cause(): Cause | undefined {
+    return this.first
+  }
+
+  /** One member's call is over; the last one out clears the timers and the listener. */
+  leave(): void {
+    if (--this.members > 0) return
+    clearTimeout(this.deadline)
+    clearTimeout(this.grace)
+    this.caller.removeEventListener('abort', this.onCallerAbort)
+    this.onEmpty(this)
+  }
+
+  private fire(cause: Cause): void {
+    if (this.first) return
+    this.first = cause
+    clearTimeout(this.deadline)
+    this.caller.removeEventListener('abort', this.onCallerAbort)
+    if (this.graceMs === 0) this.giveUp(cause)
+    else this.grace = setTimeout(() => this.giveUp(cause), this.graceMs)
+    this.controller.abort(cause === 'deadline' ? new DOMException(Messages.timedOut(this.ms ?? 0), 'TimeoutError') : this.caller.reason)
+  }
+}
