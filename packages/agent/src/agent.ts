@@ -7,14 +7,14 @@
  */
 import { randomUUID } from 'node:crypto'
 import type { Context } from 'cordis'
-import type { AssistantMessage, ContentBlock, Message, Provider } from '@rein/kernel'
+import { toolServiceOf, type AssistantMessage, type ContentBlock, type Message, type Provider, type ToolService } from '@rein/kernel'
 import { AgentEvents } from './events.js'
 import { askModel } from './model-call.js'
 import { repairSession } from './repair.js'
 import { runBatch } from './scheduler.js'
 import { memorySession, type SessionStore } from './session.js'
 import { SessionLog } from './session-log.js'
-import { bindTools } from './tool-access.js'
+import { batchTools, type BatchTools } from './tool-access.js'
 
 /** Options of `createAgent` (DESIGN.md §3, contract). */
 export interface AgentOptions {
@@ -79,9 +79,11 @@ export const maxTurnsNotice = (maxTurns: number) =>
 /** Creates an agent on a context that has `ctx.tools`. Throws at once on bad options. */
 export function createAgent(ctx: Context, options: AgentOptions): Agent {
   const settings = checkOptions(options)
-  if (!ctx.get('tools')) {
+  const service = toolServiceOf(ctx)
+  if (!service) {
     throw new Error('createAgent(ctx): ctx.tools is missing; call ctx.plugin(kernel) (from @rein/kernel) and await ctx.start() first')
   }
+  const tools = batchTools(service)
   const log = new SessionLog(settings.session)
   let running = false
   return {
@@ -90,7 +92,9 @@ export function createAgent(ctx: Context, options: AgentOptions): Agent {
       if (running) throw new Error(`agent "${settings.name}" is already running; await the previous run() before starting another`)
       running = true
       try {
-        return await runLoop({ ctx, log, settings }, input, runOptions.signal)
+        // A run given no signal still gets one, shared by its calls: otherwise the kernel makes
+        // each call its own the first time a plugin reads `exec.signal` (timeout-policy does).
+        return await runLoop({ ctx, service, tools, log, settings }, input, runOptions.signal ?? new AbortController().signal)
       } finally {
         running = false
       }
@@ -102,12 +106,15 @@ export function createAgent(ctx: Context, options: AgentOptions): Agent {
 
 interface LoopEnv {
   ctx: Context
+  /** The kernel's service, taken once (`toolServiceOf`), and what batches use of it. */
+  service: ToolService
+  tools: BatchTools
   log: SessionLog
   settings: Settings
 }
 
 async function runLoop(env: LoopEnv, input: string | ContentBlock[] | undefined, signal?: AbortSignal): Promise<RunOutcome> {
-  const { ctx, log, settings } = env
+  const { ctx, service, tools, log, settings } = env
   const agent = settings.name
   const runId = randomUUID()
   const events = new AgentEvents(ctx, runId)
@@ -148,7 +155,7 @@ async function runLoop(env: LoopEnv, input: string | ContentBlock[] | undefined,
       let answer: AssistantMessage
       let finishReason: string | undefined
       try {
-        answer = await askModel(settings.provider, { messages, tools: ctx.tools.specs(), signal },
+        answer = await askModel(settings.provider, { messages, tools: service.specs(), signal },
           (text) => events.emit('agent/text-delta', { runId, agent, turn, step, text }),
           (reason) => { finishReason = reason })
       } catch (error) {
@@ -166,11 +173,9 @@ async function runLoop(env: LoopEnv, input: string | ContentBlock[] | undefined,
       const calls = answer.toolCalls ?? []
       if (calls.length === 0) return end('completed')
 
-      const tools = bindTools(ctx)
       const batch = await runBatch(calls, {
-        tools, events, agent, turn, signal,
+        tools, events, agent, turn, signal, log,
         maxParallel: settings.maxParallelToolCalls,
-        log: (entry) => log.append(entry),
       })
       if (batch.kind === 'failed') {
         events.emit('agent/turn-end', { runId, agent, turn, calls: calls.length, outcome: 'failed' })

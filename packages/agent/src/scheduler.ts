@@ -33,8 +33,8 @@ export interface BatchEnv {
   turn: number
   maxParallel: number
   signal?: AbortSignal
-  /** Appends one entry durably (`tool/call`, with `at`, before a call runs; `tool/result` in model order). */
-  log(entry: NewSessionEntry): Promise<unknown>
+  /** Appends entries durably (`tool/call`, with `at`, before a call runs; `tool/result` in model order). */
+  log: { append(entry: NewSessionEntry): Promise<unknown> }
 }
 
 /** `committed`: every call has its result in the log. `failed`: the scheduler stopped; see `error`. */
@@ -159,7 +159,7 @@ class Batch implements SlotOwner {
     if (mode) entry.mode = mode
     let result: ToolExecutionResult
     try {
-      await this.env.log(entry)
+      await this.env.log.append(entry)
       if (events.listens('agent/call-start')) {
         events.emit('agent/call-start', {
           runId: events.runId, agent, turn, index, id: call.id, name: call.name, arguments: call.arguments, mode, at,
@@ -269,7 +269,7 @@ class Batch implements SlotOwner {
     const slot = this.slots[index]
     const entry = resultEntry(this.env.turn, index, slot.plan.call.id, result, slot.timing)
     entry.at = Date.now() // as the log would stamp it, but without it copying the entry to do so
-    return this.env.log(entry)
+    return this.env.log.append(entry)
   }
 
   private callOf(slot: Slot): ToolCall {

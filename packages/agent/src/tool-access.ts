@@ -1,28 +1,27 @@
 /**
- * What the scheduler uses of `ctx.tools`, resolved once per batch. Every cordis property
- * lookup (`ctx.tools`, then each method on it) builds proxies, which a batch of ten thousand
- * calls would pay for on every call; these are plain bound functions.
+ * What the scheduler uses of `ctx.tools`: the kernel's service itself, taken once per agent
+ * (`toolServiceOf`), whose call-path members are already bound to it for the kernel's life.
+ * Every cordis property lookup (`ctx.tools`, then each method on it) builds fresh proxies; and
+ * functions made per batch would make every call site that calls them see a new target.
  */
-import type { Context } from 'cordis'
 import type { ToolService } from '@rein/kernel'
 import type { ToolLookup } from './plan.js'
 
-/** The methods of `ctx.tools` a batch calls, as plain bound functions. */
+/** The methods of `ctx.tools` a batch calls. */
 export interface BatchTools extends ToolLookup {
   chain: ToolService['chain']
   execute: ToolService['execute']
   settle: ToolService['settle']
 }
 
-/** Binds the methods of `ctx.tools` the scheduler needs. */
-export function bindTools(ctx: Context): BatchTools {
-  const service = ctx.tools
+/** The members of `service` the scheduler needs, the same functions for every batch. */
+export function batchTools(service: ToolService): BatchTools {
   return {
-    chain: service.chain.bind(service),
-    execute: service.execute.bind(service),
-    settle: service.settle.bind(service),
-    executionMode: service.executionMode.bind(service),
-    modeWithoutArguments: service.modeWithoutArguments.bind(service),
-    get: service.get.bind(service),
+    chain: (name) => service.chain(name),
+    execute: service.execute,
+    settle: service.settle,
+    executionMode: service.executionMode,
+    modeWithoutArguments: service.modeWithoutArguments,
+    get: service.get,
   }
 }

@@ -41,6 +41,14 @@ export function trackListeners(ctx: Context) {
 }
 
 /**
+ * The object behind cordis' tracing proxy (`value` itself when it is not one). Every read of
+ * `ctx.tools`, and of each member on it, builds fresh proxies; the object behind them does not.
+ */
+export function unproxied<T extends object>(value: T): T {
+  return ((value as Record<PropertyKey, unknown>)[ORIGINAL] as T | undefined) ?? value
+}
+
+/**
  * A `this` for handlers: cordis traces a "shadow" object straight back to its prototype, so
  * a handler called through a wrapper or directly sees the plugin's context either way.
  */

@@ -6,7 +6,7 @@
  */
 import { Context, Service } from 'cordis'
 import { Chains } from './chains.js'
-import { interceptListeners, pluginName, untraced } from './cordis-internals.js'
+import { interceptListeners, pluginName, unproxied, untraced } from './cordis-internals.js'
 import type { ChainEntry } from './compose.js'
 import type { ToolDefinition } from './define-tool.js'
 import type { HookName, OnionHooks, ResultObserver } from './hooks.js'
@@ -140,4 +140,16 @@ export class ToolService extends Service {
     const { chains, guards } = this[CORE]
     return (name === 'guards' ? guards : chains.list(name)).map((entry) => entry.plugin)
   }
+}
+
+/**
+ * `ctx.tools` itself, not a cordis tracing proxy around it; undefined without the kernel. Each
+ * read of `ctx.tools` (and of a member on it) builds fresh proxies, so a caller that makes many
+ * calls, like the agent's scheduler, takes the service once. Its call-path members (`execute`,
+ * `settle`, `executionMode`, `modeWithoutArguments`, `specs`, `get`) are functions bound to it,
+ * the same ones for the kernel's whole life.
+ */
+export function toolServiceOf(ctx: Context): ToolService | undefined {
+  const service = ctx.get('tools') as ToolService | undefined
+  return service === undefined || service === null ? undefined : unproxied(service)
 }

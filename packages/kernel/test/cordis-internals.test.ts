@@ -3,8 +3,10 @@
 import { Context, Schema } from 'cordis'
 import { afterEach, describe, expect, it } from 'vitest'
 import {
-  eventBus, interceptListeners, onLifecycleChange, pluginName, pluginRuntimes, scopeFacts, trackListeners, untraced,
+  eventBus, interceptListeners, onLifecycleChange, pluginName, pluginRuntimes, scopeFacts, trackListeners, unproxied, untraced,
 } from '../src/cordis-internals.js'
+import * as kernel from '../src/index.js'
+import { ToolService, toolServiceOf } from '../src/index.js'
 
 describe('cordis internals rein relies on', () => {
   let ctx: Context
@@ -32,6 +34,20 @@ describe('cordis internals rein relies on', () => {
     ;(ctx.emit as (name: string) => void)('mine/hook')
     expect(taken).toEqual(['mine/hook'])
     expect(fired).toBe(false)
+  })
+
+  it('a service read through ctx is a fresh proxy each time, and Symbol.for("cordis.original") is the object behind it', async () => {
+    const ctx = await started()
+    ctx.plugin(kernel)
+    await ctx.start()
+    const [first, second] = [ctx.tools, ctx.get('tools') as ToolService]
+    expect(first).not.toBe(second)
+    expect(first.execute).not.toBe(second.execute)
+    expect(unproxied(first)).toBe(unproxied(second))
+    expect(unproxied(first)).toBeInstanceOf(ToolService)
+    expect(unproxied(first).execute).toBe(unproxied(second).execute)
+    expect(toolServiceOf(ctx)).toBe(unproxied(first))
+    expect(toolServiceOf(new Context())).toBeUndefined()
   })
 
   it('a shadow object gives a handler its plugin context as this', async () => {
