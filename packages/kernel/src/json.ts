@@ -101,6 +101,34 @@ export function deepFreeze<T>(value: T): T {
 }
 
 /**
+ * The arguments object `JSON.parse` just made, frozen in place: what `snapshot(value, {
+ * arguments: true })` would give, without the copy. Only for a value this module parsed itself
+ * (nobody else holds it, and JSON gives nothing but own data of plain JSON types), so all that
+ * is left to check is a `__proto__` key — and there can be none when the text names none
+ * (any other spelling of it needs a `\u` escape). Returns the problem, or undefined.
+ */
+export function freezeParsedArguments(raw: string, parsed: object): string | undefined {
+  if (raw.includes('__proto__') || raw.includes('\\u')) {
+    const problem = protoKeyIn(parsed, '')
+    if (problem !== undefined) return problem
+  }
+  deepFreeze(parsed)
+  return undefined
+}
+
+/** Where a `__proto__` key is in parsed JSON, as `PROTO_KEY_PROBLEM`, or undefined. */
+function protoKeyIn(value: unknown, path: string): string | undefined {
+  if (typeof value !== 'object' || value === null) return undefined
+  const keys = Object.keys(value)
+  for (const key of keys) {
+    if (key === '__proto__') return path ? `${PROTO_KEY_PROBLEM} (found in ${path})` : PROTO_KEY_PROBLEM
+    const problem = protoKeyIn((value as Record<string, unknown>)[key], `${path}/${key}`)
+    if (problem !== undefined) return problem
+  }
+  return undefined
+}
+
+/**
  * Parses a model's raw arguments once: an object passes through, an empty string is `{}`,
  * valid JSON is parsed, and anything else stays the original string (an `INVALID_ARGS` later).
  */

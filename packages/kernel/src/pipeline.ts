@@ -15,7 +15,7 @@ import { compose, Invalid, PipelineError, type ChainEntry } from './compose.js'
 import { CALL, makeExec, viewOf, type Exec } from './exec.js'
 import { HOOKS } from './hooks.js'
 import { messageOf, readSafely } from './hostile.js'
-import { deepFreeze, parseArguments, PROTO_KEY_PROBLEM, snapshot, type Snapshot } from './json.js'
+import { deepFreeze, freezeParsedArguments, parseArguments, PROTO_KEY_PROBLEM, snapshot, type Snapshot } from './json.js'
 import { postDecisionOf, preDecisionOf, resultOf, trusted } from './normalize.js'
 import type { ApprovalService } from './approval.js'
 import type { RegisteredTool, ToolRegistry } from './registry.js'
@@ -348,12 +348,21 @@ function checkWith<R>(normalize: (value: unknown) => R | string) {
   }
 }
 
-/** Parses the call's arguments once and copies them as own data; never throws. */
+/**
+ * Parses the call's arguments once and freezes them as own data; never throws. Text the
+ * kernel parsed itself is frozen in place; an object the caller handed over is copied.
+ */
 function argumentsOf(call: ToolCall): Arguments {
   try {
-    const parsed = parseArguments(readSafely(call, 'arguments'))
+    const raw = readSafely(call, 'arguments')
+    const parsed = parseArguments(raw)
     const isObject = typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)
-    return { parsed, snap: isObject ? snapshot(parsed, { arguments: true }) : undefined }
+    if (!isObject) return { parsed, snap: undefined }
+    if (typeof raw === 'string') {
+      const problem = freezeParsedArguments(raw, parsed)
+      return { parsed, snap: problem === undefined ? { ok: true, value: parsed as Json } : { ok: false, problem } }
+    }
+    return { parsed, snap: snapshot(parsed, { arguments: true }) }
   } catch (error) {
     return { parsed: undefined, snap: { ok: false, problem: `the arguments could not be read (${messageOf(error)})` } }
   }

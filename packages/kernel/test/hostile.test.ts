@@ -1,6 +1,8 @@
 import type { Context } from 'cordis'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { INVALID_ARGS, PIPELINE_FAILED, TOOL_DENIED, TOOL_FAILED, defineTool } from '../src/index.js'
+import fc from 'fast-check'
+import { INVALID_ARGS, PIPELINE_FAILED, TOOL_DENIED, TOOL_FAILED, defineTool, snapshot } from '../src/index.js'
+import { freezeParsedArguments } from '../src/json.js'
 import { call, code, echoTool, firstText, hostileValues, makeKernel, plug } from './helpers.js'
 
 const hostile = hostileValues()
@@ -166,5 +168,38 @@ describe('execute never rejects, whatever a tool or plugin throws or returns', (
     const result = await ctx.tools.execute(call({}, 's'))
     expect(code(result)).toBe(TOOL_FAILED)
     expect(firstText(result)).toBe('Error: plain text')
+  })
+})
+
+describe('arguments the kernel parsed itself', () => {
+  it('are frozen in place with exactly the answer a checked copy would give', () => {
+    const key = fc.oneof(fc.string({ maxLength: 6 }), fc.constant('__proto__'), fc.constant('a'))
+    const tree = fc.letrec((tie) => ({
+      value: fc.oneof({ depthSize: 'small' }, fc.string({ maxLength: 4 }), fc.integer(), fc.boolean(), fc.constant(null),
+        fc.array(tie('value'), { maxLength: 3 }), tie('object')),
+      object: fc.array(fc.tuple(key, tie('value')), { maxLength: 4 }),
+    }))
+    // JSON text with "__proto__" keys, some spelled with escapes, built by hand (JSON.stringify of an object cannot hold one).
+    const text = (node: unknown, escape: boolean): string => {
+      if (Array.isArray(node) && node.every((entry) => Array.isArray(entry) && entry.length === 2 && typeof entry[0] === 'string')) {
+        return `{${(node as [string, unknown][]).map(([k, v]) =>
+          `${k === '__proto__' && escape ? '"\\u005f_proto__"' : JSON.stringify(k)}:${text(v, escape)}`).join(',')}}`
+      }
+      if (Array.isArray(node)) return `[${node.map((item) => text(item, escape)).join(',')}]`
+      return JSON.stringify(node)
+    }
+    fc.assert(fc.property(tree.object, fc.boolean(), (object, escape) => {
+      const raw = text(object, escape)
+      const copy = snapshot(JSON.parse(raw), { arguments: true })
+      const parsed = JSON.parse(raw)
+      const problem = freezeParsedArguments(raw, parsed)
+      if (copy.ok) {
+        expect(problem).toBeUndefined()
+        expect(parsed).toEqual(copy.value)
+        expect(Object.isFrozen(parsed)).toBe(true)
+      } else {
+        expect(problem).toBe(copy.problem)
+      }
+    }), { numRuns: 500 })
   })
 })
