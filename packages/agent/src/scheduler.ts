@@ -149,11 +149,11 @@ class Batch implements SlotOwner {
   private async launch(slot: Slot, code?: string, message?: string): Promise<void> {
     const { turn, agent, tools, events } = this.env
     const index = slot.plan.index
-    const call = this.callOf(slot)
+    const call = slot.plan.asSent ? slot.plan.call : this.callOf(slot)
     const options = this.optionsFor(slot)
     const at = slot.clock.start()
     const entry: NewSessionEntry & { type: 'tool/call' } = {
-      type: 'tool/call', turn, index, call: { id: call.id, name: call.name, arguments: call.arguments }, at,
+      type: 'tool/call', turn, index, call: { id: call.id, name: call.name, arguments: slot.args }, at,
     }
     const mode = slot.mode !== 'pending' ? slot.mode : undefined
     if (mode) entry.mode = mode
@@ -162,7 +162,7 @@ class Batch implements SlotOwner {
       await this.env.log.append(entry)
       if (events.listens('agent/call-start')) {
         events.emit('agent/call-start', {
-          runId: events.runId, agent, turn, index, id: call.id, name: call.name, arguments: call.arguments, mode, at,
+          runId: events.runId, agent, turn, index, id: call.id, name: call.name, arguments: slot.args, mode, at,
         })
       }
       if (code !== undefined) {

@@ -30,6 +30,14 @@ describe('planBatch', () => {
     expect(plan.calls[4].args).toBe('{bad')
   })
 
+  it('hands a call to the kernel as sent only when its JSON text needs no change', async () => {
+    const plan = planBatch([
+      call('a', 'read', {}), call('b', 'read', { $depends_on: ['a'] }), call('c', 'read', { x: '${a.result}' }),
+      { id: 'd', name: 'read', arguments: { already: 'parsed' } as never },
+    ], await tools())
+    expect(plan.calls.map((c) => c.asSent)).toEqual([true, false, false, false])
+  })
+
   it('strips $depends_on before classification and keeps its edges', async () => {
     const plan = planBatch([call('a', 'read', {}), call('b', 'strict', { n: 1, $depends_on: ['a'] })], await tools())
     expect(plan.calls[1]).toMatchObject({ args: { n: 1 }, deps: [0], mode: 'parallel', hasRefs: false })
