@@ -7,7 +7,7 @@
  */
 import {
   ABORTED, Messages, deepFreeze, failure,
-  type ExecuteHandler, type ToolDefinition, type ToolExecutionResult,
+  type ExecuteHandler, type ToolDefinition, type ToolExec, type ToolExecutionResult,
 } from '@rein/kernel'
 import type { Config } from './config.js'
 import { cacheKey } from './key.js'
@@ -37,10 +37,7 @@ export function cacheHandler(config: Config, deps: CacheDeps, definitionOf: (nam
   const writes = new Writes(() => { store.clear(); flights.clear() })
   const pure = new Set(config.pure)
 
-  return async (exec, next) => {
-    if (definitionOf(exec.name)?.idempotent !== true) {
-      return config.invalidateOn === 'write' && !pure.has(exec.name) ? writes.around(next) : next()
-    }
+  const cached = async (exec: ToolExec, next: () => Promise<ToolExecutionResult>): Promise<ToolExecutionResult> => {
     const key = cacheKey(exec.name, exec.arguments)
     for (;;) {
       const stored = store.get(key)
@@ -69,6 +66,11 @@ export function cacheHandler(config: Config, deps: CacheDeps, definitionOf: (nam
     const result = await flight.result
     if (!result.isError && writes.quietSince(mark)) store.set(key, storable(result))
     return result
+  }
+  // Most calls are of tools that are not idempotent: they pass through without an async frame.
+  return (exec, next) => {
+    if (definitionOf(exec.name)?.idempotent === true) return cached(exec, next)
+    return config.invalidateOn === 'write' && !pure.has(exec.name) ? writes.around(next) : next()
   }
 }
 

@@ -24,15 +24,23 @@ export class Writes {
   }
 
   /** Runs `body` as a write: `onStart` first, then the body; counted until it settles. */
-  async around<T>(body: () => Promise<T>): Promise<T> {
+  around<T>(body: () => Promise<T>): Promise<T> {
     this.generation++
     this.running++
     this.onStart()
+    let running: Promise<T>
     try {
-      return await body()
-    } finally {
-      this.running--
-      this.generation++
+      running = body()
+    } catch (error) {
+      this.ended()
+      return Promise.reject(error)
     }
+    // A `then`, not an async function: this runs for every call of every non-idempotent tool.
+    return running.then((value) => { this.ended(); return value }, (error: unknown) => { this.ended(); throw error })
+  }
+
+  private ended(): void {
+    this.running--
+    this.generation++
   }
 }

@@ -40,17 +40,16 @@ export function applyGuard(ctx: Context, config: PermissionGuardConfig, options:
   const logger = ctx.logger(name)
 
   // Decides before anything inside it; inner handlers still run after an allow or an ask.
-  ctx.on('tools/pre-execute', async (exec, next): Promise<PreToolDecision> => {
+  // Not async: an allow (the common case) hands `next()` on without a frame of its own.
+  ctx.on('tools/pre-execute', (exec, next): Promise<PreToolDecision> => {
     const verdict = policy(exec.name, exec.arguments)
     switch (verdict.action) {
       case 'deny':
-        return { kind: 'deny', reason: verdict.reason }
+        return Promise.resolve({ kind: 'deny', reason: verdict.reason })
       case 'allow':
         return next()
-      case 'ask': {
-        const inner = await next()
-        return inner.kind === 'deny' ? inner : { kind: 'ask', reason: verdict.reason }
-      }
+      case 'ask':
+        return next().then((inner): PreToolDecision => inner.kind === 'deny' ? inner : { kind: 'ask', reason: verdict.reason })
     }
   })
 

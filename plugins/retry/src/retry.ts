@@ -5,7 +5,7 @@
  * is restored in `finally`. An abort ends the sleep at once and returns the last result.
  * Other tools pass straight through. `exec.meta.attempts` counts the attempts made.
  */
-import { codeOf, type ExecuteHandler, type ToolDefinition, type ToolExecutionResult } from '@rein/kernel'
+import { codeOf, type ExecuteHandler, type ToolDefinition, type ToolExec, type ToolExecutionResult } from '@rein/kernel'
 import { abortableSleep, backoffDelay } from './backoff.js'
 import { NEVER_RETRIED, TRANSIENT_HTTP_CODES } from './codes.js'
 import type { Config } from './config.js'
@@ -31,8 +31,7 @@ export function isRetryable(result: ToolExecutionResult, config: Pick<Config, 'r
 
 /** Builds the handler. `definitionOf` looks a tool up at call time (`ctx.tools.get`). */
 export function retryHandler(config: Config, deps: RetryDeps, definitionOf: (name: string) => ToolDefinition | undefined): ExecuteHandler {
-  return async (exec, next) => {
-    if (definitionOf(exec.name)?.idempotent !== true) return next()
+  const retrying = async (exec: ToolExec, next: () => Promise<ToolExecutionResult>): Promise<ToolExecutionResult> => {
     const caller = exec.signal
     try {
       for (let attempt = 1; ; attempt++) {
@@ -54,4 +53,6 @@ export function retryHandler(config: Config, deps: RetryDeps, definitionOf: (nam
       exec.signal = caller
     }
   }
+  // Other tools pass straight through, without an async frame of their own.
+  return (exec, next) => definitionOf(exec.name)?.idempotent === true ? retrying(exec, next) : next()
 }

@@ -7,7 +7,9 @@
  * in model order, so the same batch always spills the same results.
  */
 import { utf8Length } from '@rein/retention'
-import { failure, finalizeContent, TOOL_BLOCKED, type ContentBlock, type PostExecuteHandler, type ToolExec } from '@rein/kernel'
+import {
+  failure, finalizeContent, TOOL_BLOCKED, type ContentBlock, type PostExecuteHandler, type PostToolDecision, type ToolExec, type ToolExecutionResult,
+} from '@rein/kernel'
 import { BatchLedger } from './batch.js'
 import { capFor, type SpillConfig } from './config.js'
 import { buildPreview, capCanHoldNotice, smallestPreviewBytes } from './preview.js'
@@ -29,6 +31,8 @@ function isSaved(saved: unknown): saved is SavedSpill {
 
 /** All text blocks joined by newlines, or undefined when there are none. */
 function joinedText(content: ContentBlock[]): string | undefined {
+  const only = content.length === 1 ? content[0]! : undefined
+  if (only) return only.type === 'text' ? only.text : undefined
   const texts = content.flatMap((block) => block.type === 'text' ? [block.text] : [])
   return texts.length ? texts.join('\n') : undefined
 }
@@ -45,15 +49,17 @@ const UNSAVED = { locator: '', retrievalHint: '' }
  */
 export function spillHandler({ config, store, warnOnce }: SpillDeps): PostExecuteHandler {
   const ledger = typeof config.maxBatchBytes === 'number' ? new BatchLedger(config.maxBatchBytes) : undefined
-  return async (exec, result, next) => {
-    const decision = await next()
+  // Not async: most results pass unchanged, and pay for no frame of their own.
+  return (exec, result, next) => next().then((decision) => decide(exec, result, decision))
+
+  function decide(exec: ToolExec, result: ToolExecutionResult, decision: PostToolDecision): PostToolDecision | Promise<PostToolDecision> {
     const share = ledger?.enter(exec)
     if (decision.kind !== 'accept') {
       share?.charge(textBytes(failure(TOOL_BLOCKED, String(decision.feedback)).content))
       return decision
     }
     // What the model will see: the kernel's own last word (a failure starts with its `Error: ` line).
-    const content = finalizeContent({ ...result, content: decision.content ?? result.content }).content
+    const content = finalizeContent(decision.content ? { ...result, content: decision.content } : result).content
     const text = joinedText(content)
     const cap = capFor(config, exec.name)
     // 3 bytes per UTF-16 unit at most: a short text is under the cap without being measured.
@@ -66,11 +72,12 @@ export function spillHandler({ config, store, warnOnce }: SpillDeps): PostExecut
       share?.charge(totalBytes)
       return decision
     }
-    const shown = await spillOne({ exec, text, totalBytes, cap, room: share?.room, isError: result.isError }, { store, warnOnce })
-    share?.charge(shown === undefined ? totalBytes : utf8Length(shown))
-    if (shown === undefined) return decision
-    const rest = content.filter((block) => block.type !== 'text')
-    return { ...decision, content: [{ type: 'text', text: shown }, ...rest] }
+    return spillOne({ exec, text, totalBytes, cap, room: share?.room, isError: result.isError }, { store, warnOnce }).then((shown) => {
+      share?.charge(shown === undefined ? totalBytes : utf8Length(shown))
+      if (shown === undefined) return decision
+      const rest = content.filter((block) => block.type !== 'text')
+      return { ...decision, content: [{ type: 'text', text: shown }, ...rest] }
+    })
   }
 }
 
