@@ -22,6 +22,16 @@ describe('rein worker, submit, cancel and db: the command lines', () => {
     expect((await rein(['submit', 'task'], undefined, { REIN_REDIS_URL: 'redis://127.0.0.1:1' })).stderr).toMatch(/--session <id> is required/)
   })
 
+  it('loads the harness once before anything else: one without a provider fails the start, naming the file', async () => {
+    const dir = await project({
+      'rein.yaml': 'tools:\n  - use: ./tool.mjs\n',
+      'tool.mjs': "export const name = 'none'\nexport function apply() {}\n",
+    })
+    const { code, stderr } = await rein(['worker', '--redis', 'redis://127.0.0.1:1', '--postgres', 'postgres://u:p@127.0.0.1:1/db'], dir)
+    expect(code).toBe(1)
+    expect(stderr).toMatch(/^rein worker: \S*rein\.yaml: no provider: add a "provider: \{ use, config \}" section, or pass \{ provider \} to loadHarness\n$/)
+  })
+
   it('says where Redis could not be reached, never with its password', async () => {
     const dir = await project({
       'rein.yaml': 'provider: { use: ./model.mjs }\n',

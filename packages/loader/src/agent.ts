@@ -1,8 +1,11 @@
 /**
- * The harness's agent, built on first use from `@rein/agent`'s `createAgent` with the
- * provider and the `agent` section; its system prompt is `agent.system` followed by the
- * few-shot examples (`system-prompt.ts`). Building it lazily keeps commands that never run a
- * model (`rein check`, `rein chains`) working without a provider; a missing provider or an example its tool rejects is thrown when `.agent` is first read.
+ * The harness's agents, built from `@rein/agent`'s `createAgent` with the provider and the
+ * `agent` section; their system prompt is `agent.system` followed by the few-shot examples
+ * (`system-prompt.ts`), worked out once per harness. `harness.agent` is built lazily, on first
+ * use, which keeps commands that never run a model (`rein check`, `rein chains`) working without
+ * a provider; a missing provider or an example its tool rejects is thrown when `.agent` is
+ * first read. `harness.agentFor(session)` builds a fresh agent on another session, on the same
+ * Context, each time it is called: how one loaded harness runs many sessions (a queue worker).
  * A session the loader opened from the file's `session` path is closed with the harness.
  */
 import type { Context } from 'cordis'
@@ -29,38 +32,83 @@ export interface AgentPlan {
   prompt?: PromptSources
 }
 
-/** The agent, built once on first `get()`; `dispose()` removes it and closes a session the loader opened. */
+/** Options of `harness.agentFor(session, options)`. */
+export interface AgentForOptions {
+  /**
+   * Names the agent in its events (`agent/run-start` ...) and in `exec.agent` of its calls
+   * (default `agent`). Agents that run at once on one harness should have different names, so
+   * that listeners and plugins can tell their runs and calls apart.
+   */
+  name?: string
+}
+
+/** The harness's agents: `get()` the one on the harness's own session, `forSession` a new one per call. */
 export interface LazyAgent {
   get(): Agent
+  forSession(session: SessionStore, options?: AgentForOptions): Agent
+  /** Disposes every agent made here, closes a session the loader opened; later calls throw. */
   dispose(): Promise<void>
 }
 
-/** Prepares the agent without building it. */
+/** Prepares the agents without building any. */
 export function lazyAgent(plan: AgentPlan): LazyAgent {
   let agent: Agent | undefined
   let opened: SessionStore | undefined
+  let disposed = false
+  // Worked out on first success only: a failure (an example its tool rejects) is thrown again each time.
+  let prompt: { system: string | undefined } | undefined
+  const made = new Set<Agent>()
+  const unavailable = (detail: string) => new ConfigError(LoaderCodes.AGENT_UNAVAILABLE, { file: plan.file }, detail)
+
+  /** `session()` is asked for the store only once the checks have passed. */
+  const build = (session: () => SessionStore | undefined, name: string | undefined): Agent => {
+    if (disposed) throw unavailable('the harness was disposed: load a new one to run an agent')
+    if (!plan.provider) {
+      throw unavailable(plan.builder === 'loadHarness'
+        ? 'no provider: add a "provider: { use, config }" section, or pass { provider } to loadHarness'
+        : 'no provider: pass { provider } to createHarness')
+    }
+    prompt ??= { system: systemPrompt(plan.ctx, plan.settings.system, plan.prompt) }
+    const { system } = prompt
+    const store = session()
+    return createAgent(plan.ctx, {
+      ...plan.settings, provider: plan.provider,
+      ...(system === undefined ? {} : { system }),
+      ...(store ? { session: store } : {}),
+      ...(name === undefined ? {} : { name }),
+    })
+  }
+
   return {
-    get: () => agent ??= createAgentNow(plan, (store) => { opened = store }),
+    get: () => agent ??= build(() => {
+      if (plan.session || plan.sessionPath === undefined) return plan.session
+      return opened = jsonlSession(plan.sessionPath)
+    }, undefined),
+    forSession(session, options = {}) {
+      if (typeof session?.load !== 'function' || typeof session.append !== 'function') {
+        throw unavailable('agentFor(session): session must be a SessionStore (load() and append(entry)), e.g. memorySession() or postgresSession({ ... })')
+      }
+      const name = options.name
+      if (name !== undefined && (typeof name !== 'string' || name === '')) {
+        throw unavailable(`agentFor(session, { name }): name must be a non-empty string, got ${JSON.stringify(name)}`)
+      }
+      const inner = build(() => session, name)
+      made.add(inner)
+      return {
+        run: (input, runOptions) => inner.run(input, runOptions),
+        session: inner.session,
+        dispose() {
+          made.delete(inner)
+          inner.dispose()
+        },
+      }
+    },
     async dispose() {
+      disposed = true
+      for (const each of made) each.dispose()
+      made.clear()
       agent?.dispose()
       await opened?.close?.()
     },
   }
-}
-
-function createAgentNow(plan: AgentPlan, onOpen: (store: SessionStore) => void): Agent {
-  const { ctx, file, settings, provider, sessionPath } = plan
-  const unavailable = (detail: string) => new ConfigError(LoaderCodes.AGENT_UNAVAILABLE, { file }, detail)
-  if (!provider) {
-    throw unavailable(plan.builder === 'loadHarness'
-      ? 'no provider: add a "provider: { use, config }" section, or pass { provider } to loadHarness'
-      : 'no provider: pass { provider } to createHarness')
-  }
-  const system = systemPrompt(ctx, settings.system, plan.prompt)
-  let session = plan.session
-  if (!session && sessionPath !== undefined) {
-    session = jsonlSession(sessionPath)
-    onOpen(session)
-  }
-  return createAgent(ctx, { ...settings, ...(system === undefined ? {} : { system }), provider, ...(session ? { session } : {}) })
 }

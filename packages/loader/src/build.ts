@@ -12,8 +12,8 @@
 import { Context, type EffectScope, type ForkScope } from 'cordis'
 import * as kernel from '@rein/kernel'
 import { missingServicesOf, startupProblemOf, startupProblems, type Provider, type StartupProblem } from '@rein/kernel'
-import type { Agent } from '@rein/agent'
-import { lazyAgent, type AgentPlan } from './agent.js'
+import type { Agent, SessionStore } from '@rein/agent'
+import { lazyAgent, type AgentForOptions, type AgentPlan } from './agent.js'
 import type { EntryConfig } from './config.js'
 import { ConfigError, ConfigErrors, formatLocation, LoaderCodes, ValueProblem, type LoaderCode, type Location } from './errors.js'
 import type { PluginModule } from './modules.js'
@@ -65,6 +65,17 @@ export interface BuiltHarness {
   ctx: Context
   /** The agent loop; built on first read. Throws `ConfigError` when there is no provider or no `createAgent`. */
   readonly agent: Agent
+  /**
+   * A new agent on `session`, made when called, with this harness's provider, `agent` settings
+   * and system prompt, on this harness's Context: its plugins, tools and their state (a cache,
+   * approvals already given) are shared with every other agent of the harness. This is how one
+   * loaded harness runs many sessions, as a queue worker does; `.agent` is not affected. The
+   * caller owns `session` (closes it) and disposes the agent when done with it; `dispose()` of
+   * the harness disposes any left. Give agents that run at once different `name`s. Throws
+   * `ConfigError` (`AGENT_UNAVAILABLE`) when there is no provider, when `session` is not a
+   * SessionStore and after `dispose()`; `ConfigErrors` when an example does not fit its tool.
+   */
+  agentFor(session: SessionStore, options?: AgentForOptions): Agent
   /** The provider in use, when there is one. */
   provider: Provider | undefined
   /** The plugin and tool entries, in the order they were applied (failed optional ones left out). */
@@ -75,8 +86,8 @@ export interface BuiltHarness {
    */
   warnings: string[]
   /**
-   * Removes the agent, every plugin, tool and hook (innermost first), stops the Context and
-   * closes a session opened from a `session` path. Idempotent.
+   * Removes the agents (`agent` and those of `agentFor`), every plugin, tool and hook (innermost
+   * first), stops the Context and closes a session opened from a `session` path. Idempotent.
    */
   dispose(): Promise<void>
 }
@@ -105,6 +116,7 @@ export async function buildHarness(plan: HarnessPlan): Promise<BuiltHarness> {
   return {
     ctx,
     get agent() { return agent.get() },
+    agentFor: (session, options) => agent.forSession(session, options),
     provider: provider.status === 'fulfilled' ? provider.value : undefined,
     entries: applied,
     warnings,

@@ -1,9 +1,10 @@
 /**
  * `loadHarness(path)`: a rein.yaml becomes a running Context with the kernel, the plugins
- * and tools in file order, a provider and a lazily built agent. The file is only read. Every
- * problem in it is reported at once, as `ConfigErrors` in file order. Each load creates its
- * own Context, so two harnesses in one process share nothing but the imported modules;
- * `dispose()` removes everything the harness registered.
+ * and tools in file order, a provider and a lazily built agent (and, with `agentFor(session)`,
+ * a new agent per session on the same Context, for a process that runs many sessions). The
+ * file is only read. Every problem in it is reported at once, as `ConfigErrors` in file order.
+ * Each load creates its own Context, so two harnesses in one process share nothing but the
+ * imported modules; `dispose()` removes everything the harness registered.
  */
 import type { Provider } from '@rein/kernel'
 import type { SessionStore } from '@rein/agent'

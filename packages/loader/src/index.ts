@@ -7,6 +7,7 @@
 export { loadHarness, type Harness, type LoadOptions } from './harness.js'
 export { createHarness, type HarnessEntry, type HarnessOptions, type PluginValue } from './create.js'
 export type { AppliedEntry, BuiltHarness } from './build.js'
+export type { AgentForOptions } from './agent.js'
 export { TOP_LEVEL_KEYS, type AgentSettings, type EntryConfig, type HarnessConfig } from './config.js'
 export { ConfigError, ConfigErrors, LoaderCodes, formatLocation, type LoaderCode, type Location } from './errors.js'
 export { MAX_CONFIG_BYTES } from './source.js'

@@ -39,7 +39,7 @@ try {
   line(`1 worker : ${report(one)}`)
   const three = await load({ workers: 3 })
   line(`3 workers: ${report(three)}`)
-  line(`throughput ratio 3:1 = ${(three.perSecond / one.perSecond).toFixed(2)}`)
+  line(`throughput ratio 3:1 = ${(three.perSecond / one.perSecond).toFixed(2)}; load average after: ${loadavg().map((n) => n.toFixed(1)).join(' ')}`)
   const idle = await idleLatency()
   line(`one run at a time on an idle fleet of 3: submit -> first tool call p50 ${idle.p50} ms, p99 ${idle.p99} ms (${idle.n} runs)`)
   if (FAULTS) {

@@ -11,7 +11,7 @@ export const QueueCodes = {
   POSTGRES_UNAVAILABLE: 'POSTGRES_UNAVAILABLE',
   /** The session already has a run queued or running: one run per session at a time. */
   SESSION_BUSY: 'SESSION_BUSY',
-  /** An option given to createWorker, submit or cancel is wrong. */
+  /** An option given to createWorker, submit or cancel is wrong, or a worker's harness cannot make an agent. */
   OPTIONS_INVALID: 'OPTIONS_INVALID',
 } as const
 

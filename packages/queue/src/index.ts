@@ -5,14 +5,14 @@
  * that resumes the session: a call whose result was stored is never run again, and a call in
  * flight at the crash is reported TOOL_OUTCOME_UNKNOWN, never rerun by rein.
  *
- *   await createWorker({ redis, postgres, harness: (session) => loadHarness('rein.yaml', { session }) })
+ *   await createWorker({ redis, postgres, harness: await loadHarness('rein.yaml') })
  *   const { result } = await submit({ redis, session: 'ticket-4711', task: 'go on', onProgress })
  */
 export { createWorker, type WorkerOptions, type RunWorker } from './worker.js'
 export { createQueueClient, submit, cancel, type QueueClient } from './client.js'
 export { RUN_JOB_OPTIONS, type SubmitRequest, type Submitted } from './submit.js'
 export type { CancelOutcome } from './cancel.js'
-export type { HarnessFactory, RunHarness } from './run-job.js'
+export type { HarnessFactory, RunHarness, SharedHarness } from './agents.js'
 export { JOB_NAME, type RunJobData, type RunResult } from './job.js'
 export { describeProgress, type RunProgress } from './progress.js'
 export { planRun, type RunPlan, type Repairs } from './resume.js'

@@ -3,7 +3,8 @@
  * JSON (`RunProgress`) and sent as BullMQ job progress (an array of the events since the last
  * send), so they reach every watcher of the queue in order through the queue's event stream
  * and survive a watcher reconnecting. Best effort: a progress event that cannot be sent is
- * dropped and never fails the run.
+ * dropped and never fails the run. Runs that share a harness are told apart by their agent's
+ * name, which the worker makes unique among the runs in progress (`agents.ts`).
  */
 import type { Context } from 'cordis'
 import type { AgentEventMap } from '@rein/agent'
@@ -23,9 +24,13 @@ export type RunProgress =
   | { kind: 'call-end', at: number, turn: number, index: number, id: string, name: string, ok: boolean, code?: string, durationMs: number }
   | { kind: 'turn-end', at: number, turn: number, calls: number, outcome: string }
 
-/** Sends each progress event of the agent runs on `ctx` to `send`; returns the unsubscribe. */
-export function observeRuns(ctx: Context, send: (event: RunProgress) => void): () => void {
+/**
+ * Sends each progress event of the agent runs on `ctx` to `send` — only those of the agent named
+ * `agent` when given, as when the runs of several agents share `ctx` — and returns the unsubscribe.
+ */
+export function observeRuns(ctx: Context, send: (event: RunProgress) => void, agent?: string): () => void {
   return ctx.on('agent/run-start', (run: AgentEventMap['agent/run-start']) => {
+    if (agent !== undefined && run.agent !== agent) return
     run.observe({
       'agent/call-start': (e) => send({ kind: 'call-start', at: e.at, turn: e.turn, index: e.index, id: e.id, name: e.name }),
       'agent/call-end': (e) => send({

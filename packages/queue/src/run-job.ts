@@ -1,38 +1,32 @@
 /**
  * One attempt of one run job, on a worker. It opens the job's session in PostgreSQL (one
  * writer per session, enforced by the database), decides from what is stored whether this is
- * a fresh run or a resumed one (`planRun`), builds the harness on that session and runs the
- * agent with a signal that aborts when the run is cancelled. Guarantees: the task is written
- * to the session at most once; a call whose result is stored is never run again (the agent's
- * resume repair settles the others); every way a run ends is a `RunResult`. Only what happens
- * before the run begins throws, so that BullMQ tries the job again later: a session that cannot
- * be opened yet (PostgreSQL away, or another process still holding it), and Redis failing to
- * record `inputAfter`.
+ * a fresh run or a resumed one (`planRun`), gets an agent on that session (`agents.ts`: a new
+ * agent of the worker's shared harness, or a harness of its own) and runs it with a signal that
+ * aborts when the run is cancelled; the run's progress is its own agent's events only.
+ * Guarantees: the task is written to the session at most once; a call whose result is stored is
+ * never run again (the agent's resume repair settles the others); every way a run ends is a
+ * `RunResult`. Only what happens before the run begins throws, so that BullMQ tries the job
+ * again later: a session that cannot be opened yet (PostgreSQL away, or another process still
+ * holding it), and Redis failing to record `inputAfter`.
  */
-import type { Context } from 'cordis'
 import type { Job } from 'bullmq'
-import type { Agent, RunOutcome, SessionEntry, SessionStore } from '@rein/agent'
+import type { RunOutcome, SessionEntry, SessionStore } from '@rein/agent'
 import { PostgresSessionError, postgresSession, type PostgresSessionStore } from '@rein/session-postgres'
+import type { AgentSource, RunAgent } from './agents.js'
+import type { SessionPool } from './session-pool.js'
 import { CANCELLED, type CancelListener } from './cancel-channel.js'
 import { jobDataProblem, type RunJobData, type RunResult } from './job.js'
-import { observeRuns, type RunProgress } from './progress.js'
+import { observeRuns } from './progress.js'
+import { progressSender } from './progress-sender.js'
 import { planRun, textOf } from './resume.js'
-
-/** A harness built on one session: what `loadHarness(path, { session })` and `createHarness({ session })` return. */
-export interface RunHarness {
-  ctx: Context
-  readonly agent: Agent
-  dispose(): Promise<void>
-}
-
-/** Builds the harness for one run on `session` (the worker closes the session; the harness must not). */
-export type HarnessFactory = (session: SessionStore) => Promise<RunHarness>
 
 /** What every attempt on a worker shares. */
 export interface RunEnv {
   worker: string
-  postgres: string
-  harness: HarnessFactory
+  /** Where the sessions' connections come from (kept between runs). */
+  sessions: SessionPool
+  agents: AgentSource
   cancels: CancelListener
 }
 
@@ -45,12 +39,12 @@ export async function runJob(job: Job<RunJobData, RunResult>, signal: AbortSigna
   const controller = new AbortController()
   const untrack = env.cancels.track(job.id!, controller)
   const unlink = follow(signal, controller)
-  const progress = progressOf(job)
+  const progress = progressSender((events) => job.updateProgress(events))
   let store: PostgresSessionStore | undefined
-  let harness: RunHarness | undefined
+  let run: RunAgent | undefined
   try {
     if (await env.cancels.requested(job.id!)) return ended({ kind: 'aborted', text: '', error: 'cancelled before this attempt started' })
-    store = postgresSession({ connectionString: env.postgres, id: data.session })
+    store = postgresSession({ pool: env.sessions, id: data.session })
     let entries
     try {
       entries = await store.load()
@@ -69,16 +63,14 @@ export async function runJob(job: Job<RunJobData, RunResult>, signal: AbortSigna
       kind: 'started', at: Date.now(), worker: env.worker, attempt: job.attemptsStarted, resumed: plan.kind === 'resume',
       repaired: plan.kind === 'resume' ? plan.repairs : { outcomeUnknown: 0, notStarted: 0 },
     })
-    let agent: Agent
     try {
-      harness = await env.harness(primed(store, entries))
-      agent = harness.agent // built on first read: a missing provider throws here
+      run = await env.agents.open(primed(store, entries))
     } catch (error) {
-      return ended(failure(error, 'the harness did not load: '))
+      return ended(failure(error, env.agents.failure))
     }
-    const stop = observeRuns(harness.ctx, progress.send)
+    const stop = observeRuns(run.ctx, progress.send, run.name)
     try {
-      const outcome = await agent.run(plan.kind === 'fresh' ? data.task : undefined, { signal: controller.signal })
+      const outcome = await run.agent.run(plan.kind === 'fresh' ? data.task : undefined, { signal: controller.signal })
       return ended(resultOf(outcome))
     } finally {
       stop()
@@ -86,7 +78,7 @@ export async function runJob(job: Job<RunJobData, RunResult>, signal: AbortSigna
   } finally {
     unlink()
     untrack()
-    await harness?.dispose().catch(() => {})
+    await run?.release()
     await store?.close().catch(() => {})
     await progress.flush()
   }
@@ -117,7 +109,7 @@ function primed(store: SessionStore, entries: SessionEntry[]): SessionStore {
       return given ?? store.load()
     },
     append: (entry) => store.append(entry),
-    close: async () => {}, // the worker closes the store, after the harness
+    close: async () => {}, // the worker closes the store, after the agent
   }
 }
 
@@ -128,29 +120,4 @@ function follow(signal: AbortSignal | undefined, controller: AbortController): (
   if (signal.aborted) abort()
   signal.addEventListener('abort', abort, { once: true })
   return () => signal.removeEventListener('abort', abort)
-}
-
-/**
- * Sends progress in order. An event goes out at once when no send is in flight; events that
- * come while one is go out together in the next send, so a busy run costs fewer round trips
- * and an idle one waits for none. A failed send is dropped.
- */
-function progressOf(job: Job<RunJobData, RunResult>) {
-  let waiting: RunProgress[] = []
-  let sending: Promise<void> | undefined
-  const drain = async () => {
-    while (waiting.length > 0) {
-      const batch = waiting
-      waiting = []
-      await job.updateProgress(batch).catch(() => {})
-    }
-    sending = undefined
-  }
-  return {
-    send(event: RunProgress) {
-      waiting.push(event)
-      sending ??= drain()
-    },
-    flush: async () => { await sending },
-  }
 }

@@ -1,10 +1,14 @@
 /**
  * `createWorker(options)`: a process's share of the work. It takes run jobs from the queue,
- * at most `concurrency` at once, and runs each on its session (`runJob`). While it runs a job
+ * at most `concurrency` at once, and runs each on its session (`runJob`), with a new agent of
+ * the harness it was given, loaded once for the process (or, given a function of the session,
+ * with a harness built for each run: `agents.ts`). While it runs a job
  * it renews the job's lock every `lockDurationMs / 2`; a worker that dies stops renewing, and
  * once the lock has expired the next stalled check of any worker (every `stalledIntervalMs`)
  * puts the job back in the queue, for a worker that resumes the session. Redis and PostgreSQL
- * are checked before the first job is taken, so a wrong URL fails the start, not every run.
+ * are checked before the first job is taken, and so is the harness (it must make an agent), so a
+ * wrong URL or a harness without a provider fails the start, not every run. The sessions'
+ * PostgreSQL connections are kept between runs, reset before each reuse (`session-pool.ts`).
  */
 import { hostname } from 'node:os'
 import { Worker, type Job } from 'bullmq'
@@ -14,12 +18,20 @@ import { QueueCodes, QueueError } from './codes.js'
 import { JOB_NAME, type RunJobData, type RunResult } from './job.js'
 import { PREFIX, count, keysOf, redactRedis, text, type QueueTarget } from './options.js'
 import { bullConnection, checkRedis } from './redis.js'
-import { runJob, type HarnessFactory } from './run-job.js'
+import { agentSourceOf, checkHarness, type HarnessFactory, type SharedHarness } from './agents.js'
+import { runJob } from './run-job.js'
+import { SessionPool } from './session-pool.js'
 
 /** Options of `createWorker`. */
 export interface WorkerOptions extends QueueTarget {
-  /** Builds the harness for one run on its session, e.g. `(session) => loadHarness('rein.yaml', { session })`. */
-  harness: HarnessFactory
+  /**
+   * The harness the runs use. Either loaded once, e.g. `await loadHarness('rein.yaml')`: every run
+   * gets a new agent on its own session from it (`agentFor`), sharing its plugins, tools and their
+   * state; the caller disposes it after `close()`. Or a function building a harness per run,
+   * e.g. `(session) => loadHarness('rein.yaml', { session })`: nothing is shared between runs (a
+   * permission-guard's "allow-session" answers included), at the cost of a harness load per run.
+   */
+  harness: SharedHarness | HarnessFactory
   /** The PostgreSQL the sessions live in: `postgres://user:password@host:port/db`. */
   postgres: string
   /** Runs at once in this process (default 4). */
@@ -42,18 +54,19 @@ export interface RunWorker {
   readonly queue: string
   /** Runs in progress here. */
   readonly active: number
-  /** Takes no more jobs and resolves once the runs in progress have ended. */
+  /**
+   * Takes no more jobs and resolves once the runs in progress have ended and the sessions'
+   * connections are closed. A shared harness is left running: its caller disposes it.
+   */
   close(): Promise<void>
 }
 
 const CALLER = 'createWorker'
 
-/** Checks the servers, then starts taking jobs. Throws `QueueError` when a server cannot be used. */
+/** Checks the harness and the servers, then starts taking jobs. Throws `QueueError` when one cannot be used. */
 export async function createWorker(options: WorkerOptions): Promise<RunWorker> {
   const keys = keysOf(options, CALLER)
-  if (typeof options.harness !== 'function') {
-    throw new QueueError(QueueCodes.OPTIONS_INVALID, `${CALLER}: "harness" must be a function of the session, e.g. (session) => loadHarness(path, { session })`)
-  }
+  const agents = agentSourceOf(options.harness, CALLER)
   const postgres = text(CALLER, 'postgres', options.postgres)
   const concurrency = count(CALLER, 'concurrency', options.concurrency, 4)
   const lockDuration = count(CALLER, 'lockDurationMs', options.lockDurationMs, 30_000, 100)
@@ -62,11 +75,13 @@ export async function createWorker(options: WorkerOptions): Promise<RunWorker> {
   const name = options.name ?? `${hostname()}:${process.pid}`
   const log = options.log ?? (() => {})
 
+  checkHarness(options.harness, CALLER)
   await checkRedis(options.redis, CALLER)
   await migrate({ connectionString: postgres }).catch((error: Error) => {
     throw new QueueError(QueueCodes.POSTGRES_UNAVAILABLE, `${CALLER}: ${error.message} (--postgres or REIN_DATABASE_URL)`)
   })
   const cancels = await CancelListener.open(options.redis, keys)
+  const sessions = new SessionPool(postgres, concurrency)
   let active = 0
 
   const handle = async (job: Job<RunJobData, RunResult>, _token?: string, signal?: AbortSignal): Promise<RunResult> => {
@@ -75,7 +90,7 @@ export async function createWorker(options: WorkerOptions): Promise<RunWorker> {
     const started = Date.now()
     log(`${job.id} session ${JSON.stringify(job.data?.session)}: attempt ${job.attemptsStarted} started`)
     try {
-      const result = await runJob(job, signal, { worker: name, postgres, harness: options.harness, cancels })
+      const result = await runJob(job, signal, { worker: name, sessions, agents, cancels })
       log(`${job.id}: ${result.kind} in ${Date.now() - started} ms${result.error ? ` (${result.error})` : ''}`)
       return result
     } catch (error) {
@@ -101,6 +116,7 @@ export async function createWorker(options: WorkerOptions): Promise<RunWorker> {
     close: () => closing ??= (async () => {
       await worker.close()
       await cancels.close()
+      await sessions.end()
     })(),
   }
 }

@@ -2,7 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises'
 import { expect, it } from 'vitest'
 import { createQueueClient, createWorker, type RunProgress } from '../src/index.js'
 import { audit } from './audit.js'
-import { describeWithServers, fixtureHarness, newQueue, newSession } from './servers.js'
+import { describeWithServers, loadFixture, newQueue, newSession } from './servers.js'
 
 const CALLS = 5
 
@@ -11,8 +11,9 @@ describeWithServers('runs through server faults', (servers) => {
   const load = async (count: number, concurrency: number, lockDurationMs: number, onCallStart: (n: number) => void | Promise<void>) => {
     const { redis, postgres } = servers()
     const queue = newQueue()
+    const harness = await loadFixture(postgres.url)
     const worker = await createWorker({
-      redis: redis.url, postgres: postgres.url, queue, harness: fixtureHarness(postgres.url),
+      redis: redis.url, postgres: postgres.url, queue, harness,
       concurrency, lockDurationMs, stalledIntervalMs: 500,
     })
     const client = await createQueueClient({ redis: redis.url, queue })
@@ -26,7 +27,12 @@ describeWithServers('runs through server faults', (servers) => {
     }
     const results = await Promise.all(sessions.map((session) => client.submit({ session, task: `ledger:${session}`, onProgress: progressOf(session) })))
     await fault
-    return { sessions, results: results.map((r) => r.result!), waited, client, worker }
+    const close = async () => {
+      await client.close()
+      await worker.close()
+      await harness.dispose()
+    }
+    return { sessions, results: results.map((r) => r.result!), waited, client, close }
   }
 
   it.each([
@@ -34,14 +40,13 @@ describeWithServers('runs through server faults', (servers) => {
     { case: 'away longer than the lock duration: runs are taken over, and no call runs twice', lockDurationMs: 1000, outageMs: 2500, takenOver: true },
   ])('Redis killed mid-load and restarted from its append-only file, $case; nothing is lost', async ({ lockDurationMs, outageMs, takenOver }) => {
     const { redis } = servers()
-    const { sessions, results, client, worker } = await load(8, 8, lockDurationMs, async (n) => {
+    const { sessions, results, close } = await load(8, 8, lockDurationMs, async (n) => {
       if (n !== 12) return
       await redis.stop('kill')
       await sleep(outageMs)
       await redis.start()
     })
-    await client.close()
-    await worker.close()
+    await close()
 
     for (const [i, result] of results.entries()) expect(result).toMatchObject({ kind: 'completed', text: `recorded ${CALLS} steps for ${sessions[i]}` })
     expect(results.some((r) => r.attempts! > 1)).toBe(takenOver)
@@ -50,7 +55,7 @@ describeWithServers('runs through server faults', (servers) => {
 
   it('PostgreSQL stopped mid-load: runs in progress end error with a clear message, queued ones wait; every session resumes', async () => {
     const { postgres } = servers()
-    const { sessions, results, waited, client, worker } = await load(8, 4, 5000, async (n) => {
+    const { sessions, results, waited, client, close } = await load(8, 4, 5000, async (n) => {
       if (n !== 8) return
       await postgres.stop('fast')
       await sleep(1500)
@@ -68,8 +73,7 @@ describeWithServers('runs through server faults', (servers) => {
     for (const session of waited) expect(results[sessions.indexOf(session)].kind).toBe('completed')
 
     const resumed = await Promise.all(failed.map(async (session) => (await client.submit({ session, task: `ledger:${session}` })).result!))
-    await client.close()
-    await worker.close()
+    await close()
     for (const [i, result] of resumed.entries()) expect(result).toMatchObject({ kind: 'completed', text: `recorded ${CALLS} steps for ${failed[i]}` })
     const report = await audit(servers().admin, sessions, CALLS)
     expect(report.problems).toEqual([])

@@ -7,9 +7,8 @@
 import { randomUUID } from 'node:crypto'
 import pg from 'pg'
 import { afterAll, beforeAll, describe, it } from 'vitest'
-import { loadHarness } from '@rein/loader'
+import { loadHarness, type Harness } from '@rein/loader'
 import { startPostgres, startRedis, whyNoPostgres, whyNoRedis, type PostgresServer, type RedisServer, type StartRedisOptions } from '@rein/testing'
-import type { HarnessFactory } from '../src/index.js'
 import { FIXTURE } from './fleet.js'
 
 export interface Servers {
@@ -50,9 +49,9 @@ export const newQueue = () => `q-${randomUUID().slice(0, 8)}`
 /** A session id no other test uses. */
 export const newSession = (label = 's') => `${label}-${randomUUID().slice(0, 8)}`
 
-/** The fixture harness on `session`, its ledger in `postgresUrl`. */
-export function fixtureHarness(postgresUrl: string): HarnessFactory {
-  return (session) => loadHarness(FIXTURE, { session, env: { REIN_LEDGER_URL: postgresUrl } })
+/** The fixture harness loaded once, its ledger in `postgresUrl`: what a worker shares between its runs. The test disposes it. */
+export function loadFixture(postgresUrl: string): Promise<Harness> {
+  return loadHarness(FIXTURE, { env: { REIN_LEDGER_URL: postgresUrl } })
 }
 
 /** Ledger rows of `sessions`: every call the tool's body began, as `(session, call id)`. */

@@ -1,29 +1,35 @@
 import { setTimeout as sleep } from 'node:timers/promises'
-import { expect, it } from 'vitest'
+import { afterAll, beforeAll, expect, it } from 'vitest'
 import type { Context } from 'cordis'
 import { buildMessages, type SessionEntry } from '@rein/agent'
-import { createHarness } from '@rein/loader'
+import { createHarness, type Harness } from '@rein/loader'
 import { postgresSession } from '@rein/session-postgres'
 import { callMessage, scripted, sleepTool, textMessage, toolCall, validateTranscript } from '@rein/testing'
-import { createQueueClient, createWorker, submit, type HarnessFactory, type RunProgress } from '../src/index.js'
-import { describeWithServers, fixtureHarness, ledger, newQueue, newSession, sessionEntries } from './servers.js'
+import { createQueueClient, createWorker, submit, type HarnessFactory, type RunProgress, type SharedHarness } from '../src/index.js'
+import { describeWithServers, ledger, loadFixture, newQueue, newSession, sessionEntries } from './servers.js'
 
-/** A harness whose model asks for one `sleep` of `ms`, then answers `slept`. */
+const sleepers = { name: 'sleepers', inject: ['tools'], apply: (ctx: Context) => { ctx.tools.register(sleepTool()) } }
+
+/** A harness per run, whose model asks for one `sleep` of `ms`, then answers `slept`. */
 const sleeper = (ms: number): HarnessFactory => (session) => createHarness({
   provider: scripted([callMessage([toolCall('nap', 'sleep', { ms })]), textMessage('slept')]),
-  tools: [{ name: 'sleepers', inject: ['tools'], apply: (ctx: Context) => { ctx.tools.register(sleepTool()) } }],
+  tools: [sleepers],
   session,
 })
 
 describeWithServers('createWorker and submit', (servers) => {
   const target = () => ({ redis: servers().redis.url, queue: newQueue() })
-  const worker = (queue: string, harness: HarnessFactory, concurrency = 2) =>
+  const worker = (queue: string, harness: SharedHarness | HarnessFactory, concurrency = 2) =>
     createWorker({ redis: servers().redis.url, postgres: servers().postgres.url, queue, harness, concurrency })
+  // Loaded once, as `rein worker` does, and shared by the workers of these tests.
+  let fixture: Harness
+  beforeAll(async () => { fixture = await loadFixture(servers().postgres.url) })
+  afterAll(async () => { await fixture?.dispose() })
 
   it('runs a submitted run on its session, passes its progress on in order, and returns the final text', async () => {
     const { redis, queue } = target()
     const session = newSession()
-    const running = await worker(queue, fixtureHarness(servers().postgres.url))
+    const running = await worker(queue, fixture)
     const events: RunProgress[] = []
     const { jobId, result } = await submit({ redis, queue, session, task: `ledger:${session}`, onProgress: (e) => events.push(e) })
     await running.close()
@@ -41,7 +47,7 @@ describeWithServers('createWorker and submit', (servers) => {
   it('adds a second run to the same session after the first, with the task written once per run', async () => {
     const { redis, queue } = target()
     const session = newSession()
-    const running = await worker(queue, fixtureHarness(servers().postgres.url))
+    const running = await worker(queue, fixture)
     const client = await createQueueClient({ redis, queue })
     await client.submit({ session, task: `ledger:${session}` })
     const second = await client.submit({ session, task: 'and once more' })
@@ -103,7 +109,24 @@ describeWithServers('createWorker and submit', (servers) => {
     expect(await sessionEntries(servers().admin, session)).toEqual([])
   })
 
-  it('ends a run whose harness does not load with an error, once, without trying it again', async () => {
+  it('does not start with a harness that cannot make an agent, and says why', async () => {
+    const { queue } = target()
+    const harness = await createHarness({ tools: [sleepers] })
+    await expect(worker(queue, harness)).rejects.toMatchObject({
+      code: 'OPTIONS_INVALID',
+      message: 'createWorker: the harness cannot make an agent: no provider: pass { provider } to createHarness',
+    })
+    await harness.dispose()
+  })
+
+  it('refuses a harness that is neither loaded nor a function, naming both forms', async () => {
+    await expect(worker(newQueue(), {} as SharedHarness)).rejects.toMatchObject({
+      code: 'OPTIONS_INVALID',
+      message: expect.stringContaining('createWorker: "harness" must be a harness loaded once, e.g. await loadHarness(\'rein.yaml\'), or a function'),
+    })
+  })
+
+  it('ends a run whose harness (built per run) does not load with an error, once, without trying it again', async () => {
     const { redis, queue } = target()
     const running = await worker(queue, async () => { throw new Error('rein.yaml:3 provider: createProvider failed') })
     const { result } = await submit({ redis, queue, session: newSession(), task: 'x' })
@@ -116,7 +139,7 @@ describeWithServers('createWorker and submit', (servers) => {
     const session = newSession()
     const holder = postgresSession({ connectionString: servers().postgres.url, id: session })
     await holder.load()
-    const running = await worker(queue, fixtureHarness(servers().postgres.url))
+    const running = await worker(queue, fixture)
     const submitted = submit({ redis, queue, session, task: `ledger:${session}` })
     await sleep(1200)
     expect(await ledger(servers().admin, [session])).toEqual([])
@@ -129,7 +152,7 @@ describeWithServers('createWorker and submit', (servers) => {
 })
 
 describeWithServers('servers that cannot be used', (servers) => {
-  const harness = fixtureHarness('postgres://unused')
+  const harness: HarnessFactory = async () => { throw new Error('not used: the worker does not start') }
 
   it('a worker does not start without Redis, and says where it looked without the password', async () => {
     const start = createWorker({ redis: 'redis://:sekret-pw@127.0.0.1:1/0', postgres: servers().postgres.url, harness })

@@ -1,9 +1,11 @@
 /**
  * `rein worker`: this process takes agent runs from the queue in Redis and runs each with the
- * harness of rein.yaml on its session in PostgreSQL (`@rein/queue`), until stopped. The config
- * is loaded once at the start, so a bad one fails here, not in every run; each run then gets
- * a harness of its own, as `rein run` does. Ctrl-C (or SIGTERM) stops taking runs and waits
- * for those in progress; a second one exits at once, and another worker resumes them.
+ * harness of rein.yaml on its session in PostgreSQL (`@rein/queue`), until stopped. The harness
+ * is loaded once, at the start, so a bad config fails here, not in every run; each run gets a
+ * new agent of it on its own session, and the runs share its plugins and tools (see
+ * docs/scale-out.md, "One harness per worker"). Ctrl-C (or SIGTERM) stops taking runs and
+ * waits for those in progress, then disposes the harness; a second one exits at once, and
+ * another worker resumes them.
  */
 import { resolve } from 'node:path'
 import { stringOption, UsageError, type Command, type Parsed } from '../command.js'
@@ -19,7 +21,8 @@ export const worker: Command = {
   help: `
 Runs the harness of the config file on runs taken from a queue in Redis, each on its session
 in PostgreSQL, any number of workers on any number of machines at once. Runs are added with
-rein submit. When a worker dies, each of its runs is taken over by another worker once its
+rein submit. The harness is loaded once per worker: each run gets an agent of its own on its
+session, and the runs share the harness's plugins and tools (a cache, for one). When a worker dies, each of its runs is taken over by another worker once its
 lock has expired: the session goes on from where it stopped, a call whose result was stored is
 never run again, and a call that was in flight is reported to the model as TOOL_OUTCOME_UNKNOWN.
 Ctrl-C or SIGTERM stops taking runs and waits for those in progress; a second one exits now.
@@ -51,26 +54,27 @@ Options:
     const [{ memorySession }, { loadHarness }, { createWorker, postgresTarget, redisTarget }] =
       await Promise.all([import('@rein/agent'), import('@rein/loader'), import('@rein/queue')])
     const configPath = resolve(io.cwd, stringOption(args, 'config', 'rein.yaml'))
-    const checked = await loadHarness(configPath, { session: memorySession(), env: io.env })
+    // Runs get their sessions from PostgreSQL: the file's `session:` path is not opened.
+    const harness = await loadHarness(configPath, { session: memorySession(), env: io.env })
     try {
-      reportWarnings(checked.warnings, io, 'worker')
-      void checked.agent // a missing provider fails now, not in every run
+      reportWarnings(harness.warnings, io, 'worker')
+      harness.agentFor(memorySession()).dispose() // a missing provider fails now, not in every run
+      const running = await createWorker({
+        redis, postgres, queue: stringOption(args, 'queue'),
+        harness,
+        concurrency: whole(args, 'concurrency'),
+        lockDurationMs: whole(args, 'lock-duration'),
+        stalledIntervalMs: whole(args, 'stalled-interval'),
+        log: (line) => println(io.stderr, `rein worker: ${line}`),
+      })
+      println(io.stderr, `rein worker: ${running.name} takes runs from queue "${running.queue}" at Redis ${redisTarget(redis)}; ` +
+        `sessions in PostgreSQL at ${postgresTarget(postgres)}`)
+      await stopRequested(io, () => println(io.stderr,
+        `rein worker: stopping: no new runs; waiting for ${running.active} in progress (again to exit now: another worker resumes them)`))
+      await running.close()
     } finally {
-      await checked.dispose()
+      await harness.dispose()
     }
-    const running = await createWorker({
-      redis, postgres, queue: stringOption(args, 'queue'),
-      harness: (session) => loadHarness(configPath, { session, env: io.env }),
-      concurrency: whole(args, 'concurrency'),
-      lockDurationMs: whole(args, 'lock-duration'),
-      stalledIntervalMs: whole(args, 'stalled-interval'),
-      log: (line) => println(io.stderr, `rein worker: ${line}`),
-    })
-    println(io.stderr, `rein worker: ${running.name} takes runs from queue "${running.queue}" at Redis ${redisTarget(redis)}; ` +
-      `sessions in PostgreSQL at ${postgresTarget(postgres)}`)
-    await stopRequested(io, () => println(io.stderr,
-      `rein worker: stopping: no new runs; waiting for ${running.active} in progress (again to exit now: another worker resumes them)`))
-    await running.close()
     println(io.stderr, 'rein worker: stopped')
     return ExitCodes.INTERRUPTED
   },
