@@ -2,10 +2,12 @@
 // Start-up cost of the `rein` command, measured as a user pays it: a fresh process each
 // time. Compares a bare `node -e ""`, `rein --help` (the CLI's own modules) and
 // `rein chains -c demo/rein.yaml` (config, kernel and all six standard plugins loaded and
-// applied). Runs are interleaved so that machine noise hits every command alike.
+// applied). Runs are interleaved so that machine noise hits every command alike; the load
+// average before and after is printed with the figures, which mean little on a busy machine.
 // Usage: node bench/startup.mjs [--runs N]   (build first: npx tsc -b)
 import { spawnSync } from 'node:child_process'
 import { existsSync } from 'node:fs'
+import { loadavg } from 'node:os'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
 
@@ -34,6 +36,8 @@ function once(args) {
   return ms
 }
 
+const load = () => loadavg().map((n) => n.toFixed(2)).join(' ')
+const loadBefore = load()
 for (const c of commands) once(c.args) // warm the file cache
 const times = commands.map(() => [])
 for (let i = 0; i < runs; i++) commands.forEach((c, j) => times[j].push(once(c.args)))
@@ -41,11 +45,13 @@ for (let i = 0; i < runs; i++) commands.forEach((c, j) => times[j].push(once(c.a
 const mean = (xs) => xs.reduce((a, b) => a + b, 0) / xs.length
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
 const base = mean(times[0])
-const rows = commands.map((c, j) => [c.label, mean(times[j]).toFixed(1), median(times[j]).toFixed(1), (mean(times[j]) / base).toFixed(2)])
-const head = ['command', 'mean ms', 'median ms', 'x node']
+const baseMedian = median(times[0])
+const rows = commands.map((c, j) => [c.label, mean(times[j]).toFixed(1), median(times[j]).toFixed(1),
+  (mean(times[j]) / base).toFixed(2), (median(times[j]) / baseMedian).toFixed(2)])
+const head = ['command', 'mean ms', 'median ms', 'x node', 'x node (median)']
 const widths = head.map((h, k) => Math.max(h.length, ...rows.map((r) => r[k].length)))
 const line = (cells) => cells.map((cell, k) => (k === 0 ? cell.padEnd(widths[k]) : cell.padStart(widths[k]))).join('  ')
-console.log(`start-up of rein, ${runs} fresh processes per command (node ${process.version})`)
+console.log(`start-up of rein, ${runs} fresh processes per command (node ${process.version}; load average ${loadBefore} before, ${load()} after)`)
 console.log(line(head))
 console.log(widths.map((w) => '-'.repeat(w)).join('  '))
 for (const row of rows) console.log(line(row))

@@ -2,8 +2,10 @@
  * `main(argv, io)`: the whole `rein` command as a function. It picks the command, parses its
  * options, runs it and resolves with the exit code; it never calls `process.exit` itself
  * (only a second Ctrl-C does, through `io.exit`), so tests can run commands in process.
- * Command modules import the runtime (loader, agent, kernel) only when they run, so help
- * and usage errors answer at the speed of a bare Node start.
+ * Every command module is imported here, so each holds only what help shows (name, options,
+ * help text) and imports what it does (the runtime, the live view, the trace renderer) only
+ * when it runs: help and usage errors answer at about the speed of a bare Node start, and a
+ * command loads nothing another command needs.
  */
 import { readFileSync } from 'node:fs'
 import { didYouMean } from '@rein/loader/suggest'

@@ -1,7 +1,9 @@
 /**
- * The tool registry. A definition is checked and its schemas compiled when it registers,
- * so a bad tool fails loudly at start-up, never at call time. `specs()` is derived once per
- * change and holds exactly what the model is shown: never `timeoutMs` or `idempotent`.
+ * The tool registry. A definition and its schemas are checked when it registers, so a bad
+ * tool fails loudly at start-up, never at call time; a JSON Schema is compiled by ajv once,
+ * when it first validates a value (`SchemaCompiler.prepare`), so a process that never calls
+ * a tool (`rein chains`) never loads ajv. `specs()` is derived once per change and holds
+ * exactly what the model is shown: never `timeoutMs` or `idempotent`.
  */
 import { ignoresArguments } from './concurrency.js'
 import type { ToolDefinition } from './define-tool.js'
@@ -45,7 +47,7 @@ export class ToolRegistry {
   private readonly compiler = new SchemaCompiler()
   private specCache?: readonly ToolSpec[]
 
-  /** Checks and compiles `definition`; returns the function that removes it again. */
+  /** Checks `definition` and prepares its schemas' checks; returns the function that removes it again. */
   add(definition: ToolDefinition, plugin: string): () => void {
     const tool = this.prepare(definition, plugin)
     const existing = this.tools.get(tool.definition.name)
@@ -115,12 +117,12 @@ export class ToolRegistry {
     return structuredClone(params)
   }
 
-  /** The check of one schema: the Standard Schema's own validation, or ajv compiled once. */
+  /** The check of one schema: the Standard Schema's own validation, or ajv, compiled once on first use. */
   private checkOf(what: string, schema: unknown, json: object, label: string): Check {
     if (isStandardSchema(schema)) return (value) => checkStandard(schema, value, capLines)
     let validate: (value: unknown) => string[] | undefined
     try {
-      validate = this.compiler.compile(json)
+      validate = this.compiler.prepare(json)
     } catch (error) {
       throw new ToolDefinitionError(`${label}: ${what} is not a valid JSON Schema: ${(error as Error).message}`)
     }

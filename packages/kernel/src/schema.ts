@@ -1,10 +1,12 @@
 /**
- * JSON Schema validation with ajv. Schemas are compiled once, when a tool registers, and the
- * validator is kept with the tool (ajv's own cache is keyed by object identity and never
- * evicts). Errors render as a few short lines a model can act on.
+ * JSON Schema validation with ajv. A tool's schema is checked when it registers and compiled
+ * once, when it first validates a value; the validator is kept with the tool (ajv's own cache
+ * is keyed by object identity and never evicts). Errors render as a few short lines a model
+ * can act on.
  */
 import { createRequire } from 'node:module'
 import type { Ajv, ErrorObject, ValidateFunction } from 'ajv'
+import { certainlyCompiles } from './schema-shape.js'
 
 type FormatsPlugin = (ajv: Ajv) => Ajv
 type AjvClass = new (options: object) => Ajv
@@ -45,7 +47,26 @@ export class SchemaCompiler {
   private draft07?: Ajv
   private draft2020?: Ajv
 
-  /** Compiles `schema`; throws ajv's own message when the schema itself is invalid. */
+  /**
+   * A validator of `schema` that compiles it on its first call, so that registering a tool
+   * loads no ajv. Runs at registration: the schema is copied (later changes to the caller's
+   * object do not reach it) and its structure checked without ajv (`schema-shape.ts`); one the
+   * check cannot vouch for is compiled here and now, so an invalid schema still throws ajv's
+   * own message at registration. Changes nothing else.
+   */
+  prepare(schema: object): Validator {
+    let own: object
+    try {
+      own = structuredClone(schema)
+    } catch {
+      return this.compile(schema) // throws the same copy error, as a compile always has
+    }
+    if (!certainlyCompiles(own)) return this.compile(own)
+    let validate: Validator | undefined
+    return (value) => (validate ??= this.compileChecked(own))(value)
+  }
+
+  /** Compiles `schema` now; throws ajv's own message when the schema itself is invalid. */
   compile(schema: object): Validator {
     const ajv = this.pick(schema)
     const own = structuredClone(schema)
@@ -54,6 +75,19 @@ export class SchemaCompiler {
     // it on every re-registration and refuse a schema whose `$id` was registered before.
     ajv.removeSchema(own)
     return (value) => validate(value) ? undefined : renderErrors(validate.errors ?? [])
+  }
+
+  /**
+   * Compiles a schema the structural check vouched for. Should ajv still refuse it (a gap in
+   * the check), every value is answered with that reason instead of a throw in the pipeline.
+   */
+  private compileChecked(schema: object): Validator {
+    try {
+      return this.compile(schema)
+    } catch (error) {
+      const line = `the schema could not be compiled (${(error as Error).message}); the tool's author must fix it`
+      return () => [line]
+    }
   }
 
   private pick(schema: object): Ajv {

@@ -20,7 +20,7 @@ export function fileEntryPlan(source: YamlSource, entry: EntryConfig): EntryPlan
     entry,
     load: async () => {
       const { namespace, file } = await importEntryModule(source, entry)
-      return { plugin: entry.isolate ? isolatedToolPlugin(namespace, file) : pluginOf(namespace), file }
+      return { plugin: entry.isolate ? await isolatedToolPlugin(namespace, file) : pluginOf(namespace), file }
     },
     locate: (path) => entryLocation(source, entry, path),
   }

@@ -3,10 +3,10 @@
  * whose body then runs in a worker thread that an abort or a deadline terminates (through
  * `@rein/isolate`), so a body that never looks at its signal still cannot hang a turn. The
  * definition's schemas, `render` and flags stay on the main thread like any tool's.
+ * `@rein/isolate` (and its worker pool) is imported only for such an entry.
  */
 import { pathToFileURL } from 'node:url'
 import type { Context } from 'cordis'
-import { registerIsolated } from '@rein/isolate'
 import type { ToolDefinition } from '@rein/kernel'
 import { LoaderCodes, ValueProblem } from './errors.js'
 import type { ModuleNamespace, PluginModule } from './modules.js'
@@ -14,8 +14,11 @@ import type { ModuleNamespace, PluginModule } from './modules.js'
 /** Module files a worker thread can import on its own (no TypeScript without a build). */
 const WORKER_LOADABLE = /\.(?:m?js|cjs)$/
 
-/** The plugin that registers the module's default-exported tool as an isolated tool. Throws `ValueProblem`. */
-export function isolatedToolPlugin(namespace: ModuleNamespace, file: string): PluginModule {
+/**
+ * The plugin that registers the module's default-exported tool as an isolated tool; runs when
+ * the entry loads, and imports `@rein/isolate`. Throws `ValueProblem`.
+ */
+export async function isolatedToolPlugin(namespace: ModuleNamespace, file: string): Promise<PluginModule> {
   if (!WORKER_LOADABLE.test(file)) {
     throw new ValueProblem(LoaderCodes.NOT_A_PLUGIN, ['isolate'],
       `"isolate: true" runs the module in a worker thread, which can only import JavaScript (.js, .mjs, .cjs); build ${file} to JavaScript and name the built file`)
@@ -27,6 +30,7 @@ export function isolatedToolPlugin(namespace: ModuleNamespace, file: string): Pl
   }
   const { execute: _body, ...shown } = definition as ToolDefinition
   const module = pathToFileURL(file).href
+  const { registerIsolated } = await import('@rein/isolate')
   return {
     name: `isolated:${shown.name}`,
     inject: ['tools'],

@@ -10,8 +10,6 @@ import { mkdir, writeFile } from 'node:fs/promises'
 import { basename, dirname, join, relative, resolve } from 'node:path'
 import type { Command } from '../command.js'
 import { ExitCodes } from '../exit-codes.js'
-import { starterFiles } from '../init/starter.js'
-import { shellWord } from '../invocation.js'
 import { println } from '../io.js'
 
 export const init: Command = {
@@ -32,6 +30,7 @@ After npm install, rein check, rein chains and npm test pass with no edits.`,
   options: {},
   positionals: { min: 0, max: 1 },
   async run(args, io) {
+    const [{ starterFiles }, { shellWord }] = await Promise.all([import('../init/starter.js'), import('../invocation.js')])
     const target = resolve(io.cwd, args.positionals[0] ?? '.')
     const files = await starterFiles(basename(target))
     const taken = files.filter((file) => existsSync(join(target, file.path)))

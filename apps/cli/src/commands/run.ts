@@ -6,20 +6,7 @@
  * exits now. Calls that need approval are asked about at the terminal, or answered by `--approve`.
  * With `--json`, nothing is drawn and stdout is one JSON document once the run is over.
  */
-import { relative, resolve } from 'node:path'
-import { APPROVE_MODES, type ApproveMode } from '../approval/contract.js'
-import { approvalPrompt, provideApprovalPrompt } from '../approval/provide.js'
-import { stringOption, UsageError, type Command } from '../command.js'
-import { reportWarnings } from '../failures.js'
-import { println } from '../io.js'
-import { printJson } from '../json.js'
-import { runLive } from '../live-run.js'
-import { summaryLines } from '../progress/lines.js'
-import { QuietView } from '../progress/quiet-view.js'
-import { runJson } from '../progress/run-json.js'
-import { RunStats } from '../progress/stats.js'
-import { createStyle, wantsColor } from '../progress/style.js'
-import { createView } from '../progress/view.js'
+import type { Command } from '../command.js'
 
 export const run: Command = {
   name: 'run',
@@ -58,46 +45,7 @@ Options:
   },
   positionals: { min: 1, max: Infinity },
   async run(args, io) {
-    const task = args.positionals.join(' ').trim()
-    if (task === '') throw new UsageError(`rein run: the task is empty; usage: ${run.usage}`)
-    const approve = approveMode(stringOption(args, 'approve', 'ask'))
-    const [{ jsonlSession }, { loadHarness }] = await Promise.all([import('@rein/agent'), import('@rein/loader')])
-    const configPath = resolve(io.cwd, stringOption(args, 'config', 'rein.yaml'))
-    // --session overrides the file's `session` path; without either the session is in memory.
-    // A store passed here is ours to close; one the loader opens from the file, the loader closes.
-    const option = stringOption(args, 'session')
-    const store = option !== undefined ? jsonlSession(resolve(io.cwd, option)) : undefined
-    const harness = await loadHarness(configPath, { env: io.env, ...(store ? { session: store } : {}) })
-    reportWarnings(harness.warnings, io, 'run')
-    const sessionPath = option !== undefined ? resolve(io.cwd, option) : harness.config.session
-    const json = args.values.json === true
-    const view = json ? new QuietView(io.stderr) : createView(io)
-    const stats = new RunStats()
-    let removeApproval = () => {}
-    try {
-      removeApproval = provideApprovalPrompt(harness.ctx, approvalPrompt(approve, json ? { ...io, isTTY: false } : io, view))
-      const { outcome, exitCode } = await runLive({ harness, input: task, io, view, stats })
-      view.close()
-      if (json) {
-        printJson(io, runJson(outcome, stats, sessionPath))
-        return exitCode
-      }
-      if (args.values.summary) {
-        for (const line of summaryLines(stats.summary(), createStyle(wantsColor(io.isTTY, io.env)))) println(io.stdout, line)
-      }
-      if (sessionPath) println(io.stderr, `session: ${relative(io.cwd, sessionPath) || sessionPath}`)
-      return exitCode
-    } finally {
-      view.close()
-      removeApproval()
-      await harness.dispose()
-      await store?.close?.()
-    }
+    const { runTask } = await import('./run-action.js')
+    return runTask(args, io)
   },
-}
-
-function approveMode(value: string): ApproveMode {
-  const mode = APPROVE_MODES.find((m) => m === value)
-  if (!mode) throw new UsageError(`rein run: --approve must be one of ${APPROVE_MODES.join(', ')}, not "${value}"`)
-  return mode
 }

@@ -8,8 +8,6 @@ import { relative, resolve } from 'node:path'
 import { stringOption, type Command } from '../command.js'
 import { ExitCodes } from '../exit-codes.js'
 import { println } from '../io.js'
-import { layoutTrace } from '../trace/layout.js'
-import { renderTrace } from '../trace/render.js'
 
 export const trace: Command = {
   name: 'trace',
@@ -30,7 +28,8 @@ Options:
   async run(args, io) {
     const source = resolve(io.cwd, args.positionals[0]!)
     const output = resolve(io.cwd, stringOption(args, 'output', source.replace(/\.jsonl$/i, '') + '.html'))
-    const { readTraceFile } = await import('../trace/read.js')
+    const [{ readTraceFile }, { layoutTrace }, { renderTrace }] =
+      await Promise.all([import('../trace/read.js'), import('../trace/layout.js'), import('../trace/render.js')])
     let session
     try {
       session = await readTraceFile(source)

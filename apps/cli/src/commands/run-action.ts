@@ -1,0 +1,65 @@
+/**
+ * What `rein run` does (its options are in `run.ts`): loads the harness, answers approvals,
+ * runs the agent on the task with live progress (or quietly, for `--json`) and reports the
+ * outcome. Imported only when the command runs, with the agent, the loader and the live view.
+ */
+import { relative, resolve } from 'node:path'
+import { APPROVE_MODES, type ApproveMode } from '../approval/contract.js'
+import { approvalPrompt, provideApprovalPrompt } from '../approval/provide.js'
+import { stringOption, UsageError, type Parsed } from '../command.js'
+import { reportWarnings } from '../failures.js'
+import { println, type Io } from '../io.js'
+import { printJson } from '../json.js'
+import { runLive } from '../live-run.js'
+import { summaryLines } from '../progress/lines.js'
+import { QuietView } from '../progress/quiet-view.js'
+import { runJson } from '../progress/run-json.js'
+import { RunStats } from '../progress/stats.js'
+import { createStyle, wantsColor } from '../progress/style.js'
+import { createView } from '../progress/view.js'
+import { run } from './run.js'
+
+/** Runs the task of the command line; resolves with the exit code of the run. Throws `UsageError`. */
+export async function runTask(args: Parsed, io: Io): Promise<number> {
+  const task = args.positionals.join(' ').trim()
+  if (task === '') throw new UsageError(`rein run: the task is empty; usage: ${run.usage}`)
+  const approve = approveMode(stringOption(args, 'approve', 'ask'))
+  const [{ jsonlSession }, { loadHarness }] = await Promise.all([import('@rein/agent'), import('@rein/loader')])
+  const configPath = resolve(io.cwd, stringOption(args, 'config', 'rein.yaml'))
+  // --session overrides the file's `session` path; without either the session is in memory.
+  // A store passed here is ours to close; one the loader opens from the file, the loader closes.
+  const option = stringOption(args, 'session')
+  const store = option !== undefined ? jsonlSession(resolve(io.cwd, option)) : undefined
+  const harness = await loadHarness(configPath, { env: io.env, ...(store ? { session: store } : {}) })
+  reportWarnings(harness.warnings, io, 'run')
+  const sessionPath = option !== undefined ? resolve(io.cwd, option) : harness.config.session
+  const json = args.values.json === true
+  const view = json ? new QuietView(io.stderr) : createView(io)
+  const stats = new RunStats()
+  let removeApproval = () => {}
+  try {
+    removeApproval = provideApprovalPrompt(harness.ctx, approvalPrompt(approve, json ? { ...io, isTTY: false } : io, view))
+    const { outcome, exitCode } = await runLive({ harness, input: task, io, view, stats })
+    view.close()
+    if (json) {
+      printJson(io, runJson(outcome, stats, sessionPath))
+      return exitCode
+    }
+    if (args.values.summary) {
+      for (const line of summaryLines(stats.summary(), createStyle(wantsColor(io.isTTY, io.env)))) println(io.stdout, line)
+    }
+    if (sessionPath) println(io.stderr, `session: ${relative(io.cwd, sessionPath) || sessionPath}`)
+    return exitCode
+  } finally {
+    view.close()
+    removeApproval()
+    await harness.dispose()
+    await store?.close?.()
+  }
+}
+
+function approveMode(value: string): ApproveMode {
+  const mode = APPROVE_MODES.find((m) => m === value)
+  if (!mode) throw new UsageError(`rein run: --approve must be one of ${APPROVE_MODES.join(', ')}, not "${value}"`)
+  return mode
+}

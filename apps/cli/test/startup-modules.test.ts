@@ -1,0 +1,52 @@
+/**
+ * What a command loads decides how fast it starts (apps/cli/bench/startup.mjs measures it).
+ * These tests check the modules themselves, never the time: a spawned `rein` records every
+ * module it loads (test/fixtures/module-probe.mjs), and the list must leave out what the
+ * command does not use. Spawned tests run bin/rein.mjs, which imports dist: build first.
+ */
+import { spawn } from 'node:child_process'
+import { readFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { BIN, CLI_ROOT, FIXTURES, project, requireBuild } from './helpers.js'
+
+/** Runs `rein <argv>` from the CLI folder and resolves with the modules it loaded (URLs and paths). */
+async function modulesLoadedBy(argv: string[]): Promise<string[]> {
+  requireBuild()
+  const file = join(await project(), 'modules.txt')
+  const child = spawn(process.execPath, ['--import', join(FIXTURES, 'module-probe.mjs'), BIN, ...argv], {
+    cwd: CLI_ROOT, env: { ...process.env, NO_COLOR: '1', REIN_MODULE_PROBE: file }, stdio: ['ignore', 'ignore', 'pipe'],
+  })
+  let stderr = ''
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => { stderr += chunk })
+  const code = await new Promise<number | null>((resolve, reject) => {
+    child.on('error', reject)
+    child.on('close', resolve)
+  })
+  expect(code, stderr).toBe(0)
+  return (await readFile(file, 'utf8')).split('\n').filter(Boolean)
+}
+
+const matching = (modules: readonly string[], pattern: RegExp) => modules.filter((m) => pattern.test(m))
+
+describe('modules loaded at start-up', () => {
+  it('rein chains loads the harness, but not ajv, the worker pool, or the commands that run a model', async () => {
+    const modules = await modulesLoadedBy(['chains', '-c', 'demo/rein.yaml'])
+    // The probe sees what chains needs, so an empty list cannot pass for a lean one.
+    expect(matching(modules, /\/cordis\/lib\//)).not.toEqual([])
+    expect(matching(modules, /\/yaml\/dist\//)).not.toEqual([])
+    expect(matching(modules, /\/plugins\/retry\//)).not.toEqual([])
+    // Schemas are compiled on first use, and chains validates nothing.
+    expect(matching(modules, /\/(ajv|ajv-formats)\//)).toEqual([])
+    // Only an `isolate: true` tool needs worker threads.
+    expect(matching(modules, /\/(tinypool|isolate)\//)).toEqual([])
+    // The other commands' modules: the live view, the trace renderer, the starter, the run loop.
+    expect(matching(modules, /\/apps\/cli\/dist\/src\/(live-run|progress\/(?!style)|trace\/|init\/|approval\/|commands\/\w+-action)/)).toEqual([])
+  })
+
+  it('rein --help loads no runtime: no loader, kernel, cordis or yaml', async () => {
+    const modules = await modulesLoadedBy(['--help'])
+    expect(matching(modules, /\/apps\/cli\/dist\/src\/main\.js$/)).not.toEqual([])
+    expect(matching(modules, /\/(cordis|yaml|ajv)\/|\/packages\/(kernel|loader\/dist\/src\/index|agent)\//)).toEqual([])
+  })
+})
