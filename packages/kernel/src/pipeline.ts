@@ -143,20 +143,37 @@ export class Pipeline {
     return this.deps.guards.length > 0 ? this.guarded(exec, signal) : this.body(exec, signal)
   }
 
-  /** Every guard, in order, after an allow: the first reason denies. */
-  private async guarded(exec: Exec, signal: AbortSignal | undefined): Promise<ToolExecutionResult> {
-    for (const guard of this.deps.guards) {
+  /**
+   * Every guard, in order from `from`, after an allow: the first reason denies. A guard that
+   * answers at once (most do) costs no promise; one that returns a promise (or any object,
+   * which might be a thenable) is awaited before the next.
+   */
+  private guarded(exec: Exec, signal: AbortSignal | undefined, from = 0): Promise<ToolExecutionResult> {
+    const guards = this.deps.guards
+    for (let i = from; i < guards.length; i++) {
+      const guard = guards[i]!
       let reason: unknown
       try {
-        reason = await guard.handler.call(guard.owner, exec)
+        reason = guard.handler.call(guard.owner, exec)
+        if ((typeof reason === 'object' && reason !== null) || typeof reason === 'function') {
+          return Promise.resolve(reason).then(
+            (answer) => this.guardAnswered(exec, signal, i, answer),
+            (error) => this.final(exec, guardFailure(guard, error)),
+          )
+        }
       } catch (error) {
-        return this.final(exec, failure(PIPELINE_FAILED, `guard of plugin "${guard.plugin}" failed: ${messageOf(error)}`, 'guard', guard.plugin))
+        return settled(this.final(exec, guardFailure(guard, error)))
       }
-      if (reason !== undefined && reason !== null) {
-        return this.post(exec, failure(TOOL_DENIED, typeof reason === 'string' && reason ? reason : `denied by a guard of plugin "${guard.plugin}"`))
-      }
+      if (reason !== undefined && reason !== null) return this.post(exec, guardDenial(guard, reason))
     }
     return this.body(exec, signal)
+  }
+
+  /** Guard `i` answered later: a reason denies, else the next guard. */
+  private guardAnswered(exec: Exec, signal: AbortSignal | undefined, i: number, reason: unknown): Promise<ToolExecutionResult> {
+    const guard = this.deps.guards[i]!
+    if (reason !== undefined && reason !== null) return this.post(exec, guardDenial(guard, reason))
+    return this.guarded(exec, signal, i + 1)
   }
 
   /** The `tools/execute` onion, unless the caller aborted; then post-execute. */
@@ -306,6 +323,16 @@ export class Pipeline {
     return this.deps.chains.derive('tools/post-execute', (entries) =>
       compose(entries, () => ACCEPTED, { stage: 'tools/post-execute', reentry: HOOKS['tools/post-execute'].reentry, check: checkWith(postDecisionOf) }))
   }
+}
+
+/** A guard that threw or rejected: the call fails closed, naming the plugin. */
+function guardFailure(guard: ChainEntry<Guard>, error: unknown): ToolExecutionResult {
+  return failure(PIPELINE_FAILED, `guard of plugin "${guard.plugin}" failed: ${messageOf(error)}`, 'guard', guard.plugin)
+}
+
+/** A guard's reason: a deny, with the reason as given when it is a non-empty string. */
+function guardDenial(guard: ChainEntry<Guard>, reason: unknown): ToolExecutionResult {
+  return failure(TOOL_DENIED, typeof reason === 'string' && reason ? reason : `denied by a guard of plugin "${guard.plugin}"`)
 }
 
 /** A settled promise of `result` (one allocation, no microtask hop to reach it). */

@@ -4,9 +4,10 @@
  * signal, with the same deadline: those calls share one watch — one AbortController, one
  * timer and one listener on the caller's signal — instead of one each. Sharing changes no
  * deadline: every member started in the group's millisecond, so the group's deadline is
- * exactly each member's. A group is dropped, its timers and listener cleared, when its last
- * member leaves; a group whose signal aborted takes no new members. State is per instance
- * (one per plugin), never global.
+ * exactly each member's. A group is closed, its timers and listener cleared, in the microtask
+ * after its last member left, unless a call of the same millisecond joined it meanwhile (the
+ * next call of a batch starts as the previous one ends); a group whose signal aborted takes no
+ * new members. State is per instance (one per plugin), never global.
  */
 import { Messages } from '@rein/kernel'
 import type { Cause, Watch } from './watch.js'
@@ -22,7 +23,7 @@ export class DeadlineGroups {
   join(caller: AbortSignal, ms: number | undefined): Watch {
     const at = this.now()
     let group = this.open.get(caller)
-    if (!group || group.at !== at || group.ms !== ms || group.cause !== undefined) {
+    if (!group || group.at !== at || group.ms !== ms || group.cause !== undefined || group.closed) {
       group = new Group(caller, ms, at, this.graceMs, (empty) => { if (this.open.get(caller) === empty) this.open.delete(caller) })
       this.open.set(caller, group)
     }
@@ -36,6 +37,7 @@ class Group implements Watch {
   readonly signal: AbortSignal
   readonly abandoned: Promise<Cause>
   members = 0
+  closed = false
   private first: Cause | undefined
   private readonly controller = new AbortController()
   private deadline: ReturnType<typeof setTimeout> | undefined
@@ -61,9 +63,15 @@ class Group implements Watch {
     return this.first
   }
 
-  /** One member's call is over; the last one out clears the timers and the listener. */
+  /** One member's call is over; once the last one is out, the group closes in the next microtask. */
   leave(): void {
-    if (--this.members > 0) return
+    if (--this.members === 0) queueMicrotask(this.closeIfEmpty)
+  }
+
+  /** Clears the timers and the listener, unless a member joined since the last one left. */
+  private readonly closeIfEmpty = () => {
+    if (this.members > 0 || this.closed) return
+    this.closed = true
     clearTimeout(this.deadline)
     clearTimeout(this.grace)
     this.caller.removeEventListener('abort', this.onCallerAbort)
