@@ -38,20 +38,35 @@ export class CommitCursor<T> {
     while (this.pumping) await this.pumping
   }
 
-  private async pump(): Promise<void> {
-    try {
-      while (!this.stopped && this.next < this.items.length && this.items[this.next] !== undefined) {
-        const index = this.next
-        const item = this.items[index] as T
-        this.items[index] = undefined
-        await this.commit(index, item)
-        this.next = index + 1
-      }
-    } catch (error) {
-      this.stopped = true
-      this.onError(error)
-    } finally {
+  /**
+   * Commits the next item, then the one after it, while they are there. A chain of `then`s
+   * rather than an async loop (whose frame stays on the heap at each await): this runs once
+   * per result. Resolves when nothing more can be committed now.
+   */
+  private pump(): Promise<void> {
+    if (this.stopped || this.next >= this.items.length || this.items[this.next] === undefined) {
       this.pumping = undefined
+      return Promise.resolve()
     }
+    const index = this.next
+    const item = this.items[index] as T
+    this.items[index] = undefined
+    let committed: Promise<unknown>
+    try {
+      committed = this.commit(index, item)
+    } catch (error) {
+      return Promise.resolve(this.failed(error))
+    }
+    return committed.then(() => {
+      this.next = index + 1
+      return this.pump()
+    }, (error: unknown) => this.failed(error))
+  }
+
+  /** A commit failed: nothing more is committed, and the owner is told. */
+  private failed(error: unknown): void {
+    this.stopped = true
+    this.pumping = undefined
+    this.onError(error)
   }
 }

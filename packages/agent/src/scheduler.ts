@@ -12,7 +12,7 @@
  */
 import {
   ABORTED_BEFORE_DISPATCH, DEPENDENCY_FAILED, INVALID_PLAN, Messages, codeOf,
-  type ExecuteOptions, type Json, type ToolCall, type ToolExecutionResult,
+  type ExecuteOptions, type ExecutionMode, type Json, type ToolCall, type ToolExecutionResult,
 } from '@rein/kernel'
 import { Barrier } from './barrier.js'
 import { CommitCursor } from './commit.js'
@@ -136,46 +136,64 @@ class Batch implements SlotOwner {
     this.inFlight++
     slot.inPre = true
     this.pre.enqueue(slot.plan.index)
-    void this.launch(slot)
+    this.launch(slot)
   }
 
   /** Starts a call that will not run: it is logged, then settled with `code` by the kernel. */
   private settleEarly(slot: Slot, code: string, message: string): void {
     slot.state = 'started'
-    void this.launch(slot, code, message)
+    this.launch(slot, code, message)
   }
 
-  /** Logs the call, then runs it (or, given a `code`, has the kernel settle it with that code). */
-  private async launch(slot: Slot, code?: string, message?: string): Promise<void> {
-    const { turn, agent, tools, events } = this.env
+  /**
+   * Logs the call, then runs it (or, given a `code`, has the kernel settle it with that code).
+   * A chain of `then`s rather than an async function: an async frame stays on the heap at each
+   * await, and this runs for every call.
+   */
+  private launch(slot: Slot, code?: string, message?: string): void {
+    const { turn } = this.env
     const index = slot.plan.index
     const call = slot.plan.asSent ? slot.plan.call : this.callOf(slot)
-    const options = this.optionsFor(slot)
     const at = slot.clock.start()
     const entry: NewSessionEntry & { type: 'tool/call' } = {
       type: 'tool/call', turn, index, call: { id: call.id, name: call.name, arguments: slot.args }, at,
     }
     const mode = slot.mode !== 'pending' ? slot.mode : undefined
     if (mode) entry.mode = mode
-    let result: ToolExecutionResult
+    let logged: Promise<unknown>
     try {
-      await this.env.log.append(entry)
+      logged = this.env.log.append(entry)
+    } catch (error) {
+      return this.lost(slot, error)
+    }
+    logged.then(() => this.logged(slot, call, mode, at, code, message), (error) => this.lost(slot, error))
+  }
+
+  /** The `tool/call` entry is durable: announce the call, then settle it, or run it in its pre turn. */
+  private logged(slot: Slot, call: ToolCall, mode: ExecutionMode | undefined, at: number, code: string | undefined, message: string | undefined): void {
+    const { turn, agent, tools, events } = this.env
+    const index = slot.plan.index
+    let result: Promise<ToolExecutionResult>
+    try {
       if (events.listens('agent/call-start')) {
         events.emit('agent/call-start', {
           runId: events.runId, agent, turn, index, id: call.id, name: call.name, arguments: slot.args, mode, at,
         })
       }
-      if (code !== undefined) {
-        result = await tools.settle(call, code, message!, options)
-      } else {
-        await this.pre.turn(index)
-        result = await tools.execute(call, options)
-      }
+      const options = this.optionsFor(slot)
+      result = code !== undefined
+        ? tools.settle(call, code, message!, options)
+        : this.pre.turn(index).then(() => tools.execute(call, options))
     } catch (error) {
-      this.fail(error)
-      return this.guard(() => this.abandon(slot))
+      return this.lost(slot, error)
     }
-    this.guard(() => this.onFinal(slot, result))
+    result.then((final) => this.guard(() => this.onFinal(slot, final)), (error) => this.lost(slot, error))
+  }
+
+  /** Logging or running the call failed: the batch fails, and the call is a gap (nothing made up). */
+  private lost(slot: Slot, error: unknown): void {
+    this.fail(error)
+    this.guard(() => this.abandon(slot))
   }
 
   private onFinal(slot: Slot, result: ToolExecutionResult): void {
