@@ -40,8 +40,20 @@ describe('modules loaded at start-up', () => {
     expect(matching(modules, /\/(ajv|ajv-formats)\//)).toEqual([])
     // Only an `isolate: true` tool needs worker threads.
     expect(matching(modules, /\/(tinypool|isolate)\//)).toEqual([])
+    // chains builds no agent (`inspectOnly`), so the agent loop is not imported.
+    expect(matching(modules, /\/packages\/agent\//)).toEqual([])
     // The other commands' modules: the live view, the trace renderer, the starter, the run loop.
     expect(matching(modules, /\/apps\/cli\/dist\/src\/(live-run|progress\/(?!style)|trace\/|init\/|approval\/|commands\/\w+-action)/)).toEqual([])
+  })
+
+  it('rein check loads the file\'s provider and tools, but not the agent loop', async () => {
+    const dir = await project({
+      'rein.yaml': `provider: { use: ${join(FIXTURES, 'slow-provider.mjs')} }\ntools:\n  - use: ${join(FIXTURES, 'slow-tools.mjs')}\n`,
+    })
+    const modules = await modulesLoadedBy(['check', '-c', join(dir, 'rein.yaml')])
+    // With a provider, a harness that may build an agent imports @rein/agent as it loads; check says it will not.
+    expect(matching(modules, /\/fixtures\/(slow-provider|slow-tools)\.mjs$/)).toHaveLength(2)
+    expect(matching(modules, /\/packages\/agent\//)).toEqual([])
   })
 
   it('rein --help loads no runtime: no loader, kernel, cordis or yaml', async () => {

@@ -7,14 +7,36 @@
  * first read. `harness.agentFor(session)` builds a fresh agent on another session, on the same
  * Context, each time it is called: how one loaded harness runs many sessions (a queue worker).
  * A session the loader opened from the file's `session` path is closed with the harness.
+ *
+ * `@rein/agent` itself (some twenty module files) is imported by `importAgentModule`, while the
+ * harness is built, and only when the harness can build an agent: it has a provider and was not
+ * loaded `inspectOnly`. It is not imported on first use instead because `harness.agent` and
+ * `agentFor(session)` are synchronous (a getter, and a call a worker makes per run) and stay so:
+ * an import is asynchronous. A harness without a provider never needs the module (`.agent`
+ * throws "no provider" first); `rein chains` and `rein check`, which never build an agent (and
+ * chains passes a stand-in provider), say so with `inspectOnly` and do not load it either.
  */
 import type { Context } from 'cordis'
 import type { Provider } from '@rein/kernel'
-import { createAgent, jsonlSession, type Agent, type SessionStore } from '@rein/agent'
+import type { Agent, SessionStore } from '@rein/agent'
 import type { AgentSettings } from './config.js'
 import { ConfigError, LoaderCodes } from './errors.js'
 import type { PromptSources } from './examples.js'
 import { systemPrompt } from './system-prompt.js'
+
+/** What the agents are built with, from `@rein/agent`. */
+export type AgentModule = Pick<typeof import('@rein/agent'), 'createAgent' | 'jsonlSession'>
+
+/**
+ * Imports `@rein/agent` when a harness with `provider` can build an agent (there is one, and
+ * the harness is not `inspectOnly`); else resolves undefined without loading it. Called once
+ * per harness by `buildHarness`, as the provider is resolved; changes nothing else.
+ */
+export async function importAgentModule(provider: Provider | undefined, inspectOnly: boolean): Promise<AgentModule | undefined> {
+  if (provider === undefined || inspectOnly) return undefined
+  const { createAgent, jsonlSession } = await import('@rein/agent')
+  return { createAgent, jsonlSession }
+}
 
 /** What the lazy agent needs to know. */
 export interface AgentPlan {
@@ -30,6 +52,10 @@ export interface AgentPlan {
   sessionPath: string | undefined
   /** The example files and where `agent.system` is written, read at load; none for a harness built in code. */
   prompt?: PromptSources
+  /** Loaded to be inspected only (`rein chains`, `rein check`): no agent is ever built. */
+  inspectOnly?: boolean
+  /** `@rein/agent`, from `importAgentModule`: undefined when there is no provider or `inspectOnly`. */
+  module: AgentModule | undefined
 }
 
 /** Options of `harness.agentFor(session, options)`. */
@@ -60,18 +86,21 @@ export function lazyAgent(plan: AgentPlan): LazyAgent {
   const made = new Set<Agent>()
   const unavailable = (detail: string) => new ConfigError(LoaderCodes.AGENT_UNAVAILABLE, { file: plan.file }, detail)
 
-  /** `session()` is asked for the store only once the checks have passed. */
-  const build = (session: () => SessionStore | undefined, name: string | undefined): Agent => {
+  /** `session(module)` is asked for the store only once the checks have passed. */
+  const build = (session: (module: AgentModule) => SessionStore | undefined, name: string | undefined): Agent => {
     if (disposed) throw unavailable('the harness was disposed: load a new one to run an agent')
-    if (!plan.provider) {
+    if (plan.inspectOnly) throw unavailable('the harness was loaded with { inspectOnly: true }, which builds no agent: load it without inspectOnly to run one')
+    // `module` is undefined only without a provider (or inspectOnly, above).
+    const module = plan.module
+    if (!plan.provider || !module) {
       throw unavailable(plan.builder === 'loadHarness'
         ? 'no provider: add a "provider: { use, config }" section, or pass { provider } to loadHarness'
         : 'no provider: pass { provider } to createHarness')
     }
     prompt ??= { system: systemPrompt(plan.ctx, plan.settings.system, plan.prompt) }
     const { system } = prompt
-    const store = session()
-    return createAgent(plan.ctx, {
+    const store = session(module)
+    return module.createAgent(plan.ctx, {
       ...plan.settings, provider: plan.provider,
       ...(system === undefined ? {} : { system }),
       ...(store ? { session: store } : {}),
@@ -80,9 +109,9 @@ export function lazyAgent(plan: AgentPlan): LazyAgent {
   }
 
   return {
-    get: () => agent ??= build(() => {
+    get: () => agent ??= build((module) => {
       if (plan.session || plan.sessionPath === undefined) return plan.session
-      return opened = jsonlSession(plan.sessionPath)
+      return opened = module.jsonlSession(plan.sessionPath)
     }, undefined),
     forSession(session, options = {}) {
       if (typeof session?.load !== 'function' || typeof session.append !== 'function') {

@@ -13,7 +13,7 @@ import { Context, type EffectScope, type ForkScope } from 'cordis'
 import * as kernel from '@rein/kernel'
 import { missingServicesOf, startupProblemOf, startupProblems, type Provider, type StartupProblem } from '@rein/kernel'
 import type { Agent, SessionStore } from '@rein/agent'
-import { lazyAgent, type AgentForOptions, type AgentPlan } from './agent.js'
+import { importAgentModule, lazyAgent, type AgentForOptions, type AgentPlan } from './agent.js'
 import type { EntryConfig } from './config.js'
 import { ConfigError, ConfigErrors, formatLocation, LoaderCodes, ValueProblem, type LoaderCode, type Location } from './errors.js'
 import type { PluginModule } from './modules.js'
@@ -44,8 +44,8 @@ export interface HarnessPlan {
   problems: readonly ConfigError[]
   /** The provider, or undefined for none. Throws `ConfigError`. */
   provider(): Promise<Provider | undefined>
-  /** How the agent is built on first use. */
-  agent: Omit<AgentPlan, 'ctx' | 'provider'>
+  /** How the agents are built on first use; `@rein/agent` is imported only for a harness that can build one (`agent.ts`). */
+  agent: Omit<AgentPlan, 'ctx' | 'provider' | 'module'>
 }
 
 /** A plugin or tool entry as applied: the module's plugin and its cordis fork. */
@@ -63,7 +63,10 @@ export interface AppliedEntry {
 export interface BuiltHarness {
   /** The cordis Context: `ctx.tools` is the kernel. */
   ctx: Context
-  /** The agent loop; built on first read. Throws `ConfigError` when there is no provider or no `createAgent`. */
+  /**
+   * The agent loop; built on first read. Throws `ConfigError` (`AGENT_UNAVAILABLE`) when there
+   * is no provider or the harness was loaded `inspectOnly`.
+   */
   readonly agent: Agent
   /**
    * A new agent on `session`, made when called, with this harness's provider, `agent` settings
@@ -72,8 +75,9 @@ export interface BuiltHarness {
    * loaded harness runs many sessions, as a queue worker does; `.agent` is not affected. The
    * caller owns `session` (closes it) and disposes the agent when done with it; `dispose()` of
    * the harness disposes any left. Give agents that run at once different `name`s. Throws
-   * `ConfigError` (`AGENT_UNAVAILABLE`) when there is no provider, when `session` is not a
-   * SessionStore and after `dispose()`; `ConfigErrors` when an example does not fit its tool.
+   * `ConfigError` (`AGENT_UNAVAILABLE`) when there is no provider, when the harness was loaded
+   * `inspectOnly`, when `session` is not a SessionStore and after `dispose()`; `ConfigErrors`
+   * when an example does not fit its tool.
    */
   agentFor(session: SessionStore, options?: AgentForOptions): Agent
   /** The provider in use, when there is one. */
@@ -94,7 +98,9 @@ export interface BuiltHarness {
 
 /** Builds the harness of `plan`. Throws `ConfigErrors` with every problem, after stopping what it started. */
 export async function buildHarness(plan: HarnessPlan): Promise<BuiltHarness> {
-  const [provider, built] = await Promise.allSettled([plan.provider(), applyEntries(plan.entries)])
+  // `@rein/agent` loads while the entries are applied, when the provider says an agent can be built.
+  const providing = plan.provider().then(async (value) => ({ value, module: await importAgentModule(value, plan.agent.inspectOnly === true) }))
+  const [provider, built] = await Promise.allSettled([providing, applyEntries(plan.entries)])
   if (built.status === 'rejected') throw built.reason
   const { ctx, applied, placed, problems, warnings } = built.value
   if (provider.status === 'rejected' && !(provider.reason instanceof ConfigError)) {
@@ -107,17 +113,14 @@ export async function buildHarness(plan: HarnessPlan): Promise<BuiltHarness> {
     throw new ConfigErrors(all)
   }
   warnings.push(...await checkOrder(placed))
-  const agent = lazyAgent({
-    ...plan.agent,
-    ctx,
-    provider: provider.status === 'fulfilled' ? provider.value : undefined,
-  })
+  const resolved = provider.status === 'fulfilled' ? provider.value : { value: undefined, module: undefined }
+  const agent = lazyAgent({ ...plan.agent, ctx, provider: resolved.value, module: resolved.module })
   let disposed: Promise<void> | undefined
   return {
     ctx,
     get agent() { return agent.get() },
     agentFor: (session, options) => agent.forSession(session, options),
-    provider: provider.status === 'fulfilled' ? provider.value : undefined,
+    provider: resolved.value,
     entries: applied,
     warnings,
     dispose: () => disposed ??= (async () => {

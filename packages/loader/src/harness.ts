@@ -23,6 +23,13 @@ export interface LoadOptions {
   env?: Readonly<Record<string, string | undefined>>
   /** A session store built in code (the caller closes it); overrides the file's `session` path. */
   session?: SessionStore
+  /**
+   * For callers that only inspect the harness (`rein chains`, `rein check`): everything is
+   * loaded and applied as usual, the file's provider included unless `provider` is given, but
+   * `@rein/agent` is not imported, and reading `agent` or calling `agentFor` throws
+   * `AGENT_UNAVAILABLE`. Default false. (Without a provider the module is not imported either.)
+   */
+  inspectOnly?: boolean
 }
 
 /** A harness loaded from a file. */
@@ -46,7 +53,7 @@ export async function loadHarness(path: string, options: LoadOptions = {}): Prom
     provider: async () => providerEntry ? loadProvider(source, providerEntry) : options.provider,
     agent: {
       file: config.file, builder: 'loadHarness', settings: config.agent, session: options.session, sessionPath: config.session,
-      prompt: await readPromptSources(config),
+      prompt: await readPromptSources(config), inspectOnly: options.inspectOnly === true,
     },
   })
   return Object.assign(harness, { config })

@@ -5,14 +5,15 @@ import { Context } from 'cordis'
 import * as kernel from '@rein/kernel'
 import type { Provider } from '@rein/kernel'
 import { describe, expect, it, vi } from 'vitest'
-import { lazyAgent, type AgentPlan } from '../src/agent.js'
+import * as agentModule from '@rein/agent'
+import { importAgentModule, lazyAgent, type AgentPlan } from '../src/agent.js'
 
 async function plan(overrides: Partial<AgentPlan>, generate = vi.fn(async () => ({ role: 'assistant' as const, content: 'ok' }))): Promise<AgentPlan> {
   const ctx = new Context()
   ctx.plugin(kernel)
   await ctx.start()
   const provider: Provider = { generate }
-  return { ctx, file: '/p/rein.yaml', builder: 'loadHarness', settings: {}, provider, session: undefined, sessionPath: undefined, ...overrides }
+  return { ctx, file: '/p/rein.yaml', builder: 'loadHarness', settings: {}, provider, session: undefined, sessionPath: undefined, module: agentModule, ...overrides }
 }
 
 describe('lazyAgent', () => {
@@ -40,5 +41,25 @@ describe('lazyAgent', () => {
   it('says what is missing: a provider', async () => {
     const lazy = lazyAgent(await plan({ provider: undefined }))
     expect(() => lazy.get()).toThrow('/p/rein.yaml: no provider: add a "provider: { use, config }" section')
+  })
+
+  it('builds no agent for a harness loaded inspectOnly, and says why', async () => {
+    const lazy = lazyAgent(await plan({ inspectOnly: true, module: undefined }))
+    const message = '/p/rein.yaml: the harness was loaded with { inspectOnly: true }, which builds no agent'
+    expect(() => lazy.get()).toThrow(message)
+    expect(() => lazy.forSession(agentModule.memorySession())).toThrow(message)
+  })
+})
+
+describe('importAgentModule', () => {
+  const provider: Provider = { generate: async () => ({ role: 'assistant', content: 'ok' }) }
+
+  it('gives createAgent and jsonlSession when an agent can be built', async () => {
+    expect(await importAgentModule(provider, false)).toEqual({ createAgent: agentModule.createAgent, jsonlSession: agentModule.jsonlSession })
+  })
+
+  it('gives nothing without a provider or for an inspectOnly harness', async () => {
+    expect(await importAgentModule(undefined, false)).toBeUndefined()
+    expect(await importAgentModule(provider, true)).toBeUndefined()
   })
 })

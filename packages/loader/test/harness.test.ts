@@ -1,6 +1,7 @@
 import { readdir, readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
+import { memorySession } from '@rein/agent'
 import { loadHarness } from '../src/index.js'
 import { fixture, harnessProject } from './helpers.js'
 
@@ -130,6 +131,18 @@ describe('loadHarness', () => {
     const { file } = await harnessProject((fx) => ['plugins:', `  - use: ${fx('outer.ts')}`, 'agent: { maxTurns: 2 }'])
     const harness = await loadHarness(file)
     expect(() => harness.agent).toThrow(`${file}: no provider: add a "provider: { use, config }" section, or pass { provider } to loadHarness`)
+    await harness.dispose()
+  })
+
+  it('loads a harness to inspect it only: plugins and provider as usual, but no agent', async () => {
+    const { file } = await harnessProject((fx) => ['plugins:', `  - use: ${fx('outer.ts')}`])
+    const provider = { generate: async () => ({ role: 'assistant' as const, content: 'ok' }) }
+    const harness = await loadHarness(file, { provider, inspectOnly: true })
+    expect(harness.ctx.tools.chain('tools/execute')).toEqual(['outer'])
+    expect(harness.provider).toBe(provider)
+    const message = `${file}: the harness was loaded with { inspectOnly: true }, which builds no agent: load it without inspectOnly to run one`
+    expect(() => harness.agent).toThrow(message)
+    expect(() => harness.agentFor(memorySession())).toThrow(message)
     await harness.dispose()
   })
 })

@@ -1,7 +1,8 @@
 /**
  * `rein chains`: each hook's onion order, outermost first, with the plugin that owns each
  * layer, as the loaded harness really has it (file order = onion order). It never asks the
- * model: the file's provider is not loaded. With `--json`, stdout is one JSON document.
+ * model: the file's provider is not loaded, nor is the agent loop (`inspectOnly`). With `--json`,
+ * stdout is one JSON document.
  */
 import { resolve } from 'node:path'
 import type { Provider } from '@rein/kernel'
@@ -35,7 +36,7 @@ Options:
   async run(args, io) {
     const { describeChains, formatChains, loadHarness } = await import('@rein/loader')
     const file = resolve(io.cwd, stringOption(args, 'config', 'rein.yaml'))
-    const harness = await loadHarness(file, { provider: NO_MODEL, env: io.env })
+    const harness = await loadHarness(file, { provider: NO_MODEL, env: io.env, inspectOnly: true })
     try {
       reportWarnings(harness.warnings, io, 'chains')
       const entries = harness.entries.map((e) => e.entry?.use ?? e.label)

@@ -1,10 +1,11 @@
 /**
  * `rein check`: does this harness load, and do its few-shot examples agree with its tools?
  * It loads the config, the provider entry and every plugin and tool with its config (each
- * validated by its own schema), but never builds the agent or calls the model; then it checks
- * every example tool call (in the example files and inline in `agent.system`) against its
- * tool's parameter schema. Exit 1 on any problem. Plugins listed against the order their
- * packages declare, and optional entries left out, are printed as warnings.
+ * validated by its own schema), but never builds the agent (`inspectOnly`: the agent loop is
+ * not even loaded) or calls the model; then it checks every example tool call (in the example
+ * files and inline in `agent.system`) against its tool's parameter schema. Exit 1 on any
+ * problem. Plugins listed against the order their packages declare, and optional entries left
+ * out, are printed as warnings.
  * With `--json`, stdout is one JSON document (see `../json.ts`); problems still go to stderr.
  */
 import { resolve } from 'node:path'
@@ -43,7 +44,7 @@ Options:
     const file = resolve(io.cwd, stringOption(args, 'config', 'rein.yaml'))
     let harness
     try {
-      harness = await loadHarness(file, { env: io.env })
+      harness = await loadHarness(file, { env: io.env, inspectOnly: true })
     } catch (error) {
       const lines = configProblemLines(error)
       if (!lines) throw error
