@@ -17,6 +17,9 @@ import { closeSync, fstatSync, statSync, writeSync } from 'node:fs'
 import { dirname } from 'node:path'
 import { makePrivateDirSync, openPrivateForAppendSync } from './private-file.js'
 
+/** Queues microtasks (see `append`). */
+const RESOLVED = Promise.resolve()
+
 /** How often the held descriptor is checked against the path, at most. */
 const RECHECK_MS = 1000
 
@@ -78,7 +81,9 @@ export function createAppender(file: string, warn: (message: string) => void, no
   }
   return {
     append(line) {
-      if (pending.push(line) === 1) queueMicrotask(flush)
+      // A resolved promise's `then`, not `queueMicrotask`: Node makes an AsyncResource per
+      // queueMicrotask call. `flush` never throws.
+      if (pending.push(line) === 1) void RESOLVED.then(flush)
     },
     close() {
       flush()

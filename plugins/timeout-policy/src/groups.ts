@@ -12,6 +12,9 @@
 import { Messages } from '@rein/kernel'
 import type { Cause, Watch } from './watch.js'
 
+/** Queues microtasks (see `Group.leave`). */
+const RESOLVED = Promise.resolve()
+
 /** The watches of one plugin instance, grouped by caller signal, deadline and start time. */
 export class DeadlineGroups {
   /** The newest group of each caller signal; older ones live on through their members. */
@@ -65,7 +68,8 @@ class Group implements Watch {
 
   /** One member's call is over; once the last one is out, the group closes in the next microtask. */
   leave(): void {
-    if (--this.members === 0) queueMicrotask(this.closeIfEmpty)
+    // A resolved promise's `then`, not `queueMicrotask` (Node makes an AsyncResource per call).
+    if (--this.members === 0) void RESOLVED.then(this.closeIfEmpty)
   }
 
   /** Clears the timers and the listener, unless a member joined since the last one left. */
