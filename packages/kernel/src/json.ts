@@ -4,13 +4,12 @@
  * parts, and freezes the copy so nothing downstream can change what the model was shown.
  */
 import { messageOf } from './hostile.js'
+import { CopyMark } from './marks.js'
 import type { Json } from './types.js'
 
 /** Either the frozen copy, or the first place where the value is not lossless JSON. */
 export type Snapshot = { ok: true, value: Json } | { ok: false, problem: string }
 
-/** Containers `snapshot` built itself: already frozen lossless copies, returned as they are. */
-const copies = new WeakSet<object>()
 
 /** The problem of an argument object with an own `__proto__` key (DESIGN.md §6.1). */
 export const PROTO_KEY_PROBLEM = 'arguments may not contain the key "__proto__"'
@@ -24,7 +23,7 @@ export const PROTO_KEY_PROBLEM = 'arguments may not contain the key "__proto__"'
 export function snapshot(value: unknown, options?: { arguments?: boolean }): Snapshot {
   const refuseProto = options?.arguments === true
   // A copy may hold a `__proto__` key as data, so arguments are always walked.
-  if (!refuseProto && typeof value === 'object' && value !== null && copies.has(value)) return { ok: true, value: value as Json }
+  if (!refuseProto && typeof value === 'object' && value !== null && CopyMark.has(value)) return { ok: true, value: value as Json }
   const seen = new Set<object>()
   let problem = ''
   const copy = (v: unknown, path: string): Json | undefined => {
@@ -38,7 +37,7 @@ export function snapshot(value: unknown, options?: { arguments?: boolean }): Sna
         return undefined
       case 'object': {
         if (v === null) return null
-        if (!refuseProto && copies.has(v)) return v as Json
+        if (!refuseProto && CopyMark.has(v)) return v as Json
         if (seen.has(v)) {
           problem = `${path || 'value'}: circular reference`
           return undefined
@@ -54,7 +53,7 @@ export function snapshot(value: unknown, options?: { arguments?: boolean }): Sna
             out[i] = item
           }
           seen.delete(v)
-          copies.add(Object.freeze(out))
+          Object.freeze(CopyMark.add(out))
           return out as Json
         }
         if (proto !== Object.prototype && proto !== null) {
@@ -75,7 +74,7 @@ export function snapshot(value: unknown, options?: { arguments?: boolean }): Sna
           else out[key] = item
         }
         seen.delete(v)
-        copies.add(Object.freeze(out))
+        Object.freeze(CopyMark.add(out))
         return out
       }
       default:

@@ -7,22 +7,21 @@
  */
 import { messageOf, readSafely } from './hostile.js'
 import { snapshot } from './json.js'
+import { CheckedMark } from './marks.js'
 import type {
   ContentBlock, Json, PostToolDecision, PreToolDecision, ToolError, ToolExecutionResult,
 } from './types.js'
 
-/** Results and content lists already read once by the kernel (frozen, plain, well-formed). */
-const checked = new WeakSet<object>()
 
 /** Marks a result the kernel built from checked parts, so later layers skip the copy. */
 export function trusted<T extends ToolExecutionResult>(result: T): T {
-  checked.add(Object.freeze(result))
+  Object.freeze(CheckedMark.add(result))
   return result
 }
 
 /** A fresh, frozen list of well-formed content blocks, or what is wrong with `value`. */
 export function contentOf(value: unknown, what: string): ContentBlock[] | string {
-  if (typeof value === 'object' && value !== null && checked.has(value)) return value as ContentBlock[]
+  if (typeof value === 'object' && value !== null && CheckedMark.has(value)) return value as ContentBlock[]
   try {
     if (!Array.isArray(value)) return `${what} must be an array of content blocks`
     const length = value.length
@@ -43,7 +42,7 @@ export function contentOf(value: unknown, what: string): ContentBlock[] | string
         return `${what}[${i}] must be a text or image block`
       }
     }
-    checked.add(Object.freeze(out))
+    Object.freeze(CheckedMark.add(out))
     return out
   } catch (error) {
     return `${what} could not be read: ${messageOf(error)}`
@@ -52,7 +51,7 @@ export function contentOf(value: unknown, what: string): ContentBlock[] | string
 
 /** A result a `tools/execute` layer returned, as a fresh checked copy, or what is wrong. */
 export function resultOf(value: unknown): ToolExecutionResult | string {
-  if (typeof value === 'object' && value !== null && checked.has(value)) return value as ToolExecutionResult
+  if (typeof value === 'object' && value !== null && CheckedMark.has(value)) return value as ToolExecutionResult
   if (typeof value !== 'object' || value === null) return `expected a result object, got ${value === null ? 'null' : typeof value}`
   const isError = readSafely(value, 'isError')
   const content = contentOf(readSafely(value, 'content'), 'result.content')
