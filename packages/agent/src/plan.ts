@@ -5,7 +5,7 @@
  * malformed `$depends_on`, a cycle once barrier order is counted) is marked INVALID_PLAN.
  * Pure: it runs nothing and changes nothing it is given.
  */
-import { parseArguments, type ExecutionMode, type ToolCall, type ToolDefinition } from '@rein/kernel'
+import { readArguments, type ExecutionMode, type ToolCall, type ToolDefinition } from '@rein/kernel'
 import { components } from './cycles.js'
 import { DEPENDS_ON, referencedIds } from './references.js'
 
@@ -21,12 +21,6 @@ export interface PlannedCall {
   readonly args: unknown
   /** The arguments hold `${id.result}` references that must be substituted before it runs. */
   readonly hasRefs: boolean
-  /**
-   * `call` can go to the kernel as the model sent it: its arguments are JSON text that needs
-   * no change (no `$depends_on`, no references). The kernel parses text itself, and freezes
-   * what it parsed in place instead of copying an object it was handed.
-   */
-  readonly asSent: boolean
   /** Indices of the calls this one waits for, and of those that wait for it. */
   readonly deps: readonly number[]
   readonly dependents: readonly number[]
@@ -54,7 +48,6 @@ interface Draft {
   call: ToolCall
   args: unknown
   hasRefs: boolean
-  asSent: boolean
   deps: number[]
   dependents: number[]
   mode: Mode
@@ -76,9 +69,11 @@ export function planBatch(calls: readonly ToolCall[], tools: ToolLookup): Plan {
 }
 
 function draft(call: ToolCall, index: number, owners: Map<string, number>, duplicated: Set<string>, tools: ToolLookup): Draft {
-  const parsed = parseArguments(call.arguments)
+  // Read as the kernel reads them: arguments that need no change reach `execute` as this very
+  // object, frozen and marked by the kernel, which then neither parses nor copies them again.
+  const parsed = readArguments(call.arguments)
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
-    return { index, call, args: call.arguments, hasRefs: false, asSent: true, deps: [], dependents: [], mode: tools.executionMode(call) }
+    return { index, call, args: call.arguments, hasRefs: false, deps: [], dependents: [], mode: tools.executionMode(call) }
   }
   // Most calls have no `$depends_on`: their arguments are used as parsed, with no copy.
   const explicit = Object.hasOwn(parsed, DEPENDS_ON)
@@ -105,8 +100,7 @@ function draft(call: ToolCall, index: number, owners: Map<string, number>, dupli
   const mode: Mode = hasRefs
     ? (tools.modeWithoutArguments(call.name) ?? 'pending')
     : tools.executionMode({ ...call, arguments: args })
-  const asSent = !explicit && !hasRefs && typeof call.arguments === 'string'
-  return { index, call, args, hasRefs, asSent, deps: invalid ? [] : [...deps].sort((a, b) => a - b), dependents: [], mode, invalid }
+  return { index, call, args, hasRefs, deps: invalid ? [] : [...deps].sort((a, b) => a - b), dependents: [], mode, invalid }
 }
 
 /**

@@ -153,7 +153,7 @@ class Batch implements SlotOwner {
   private launch(slot: Slot, code?: string, message?: string): void {
     const { turn } = this.env
     const index = slot.plan.index
-    const call = slot.plan.asSent ? slot.plan.call : this.callOf(slot)
+    const call = this.callOf(slot)
     const at = slot.clock.start()
     const entry: NewSessionEntry & { type: 'tool/call' } = {
       type: 'tool/call', turn, index, call: { id: call.id, name: call.name, arguments: slot.args }, at,

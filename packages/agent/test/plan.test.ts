@@ -30,12 +30,16 @@ describe('planBatch', () => {
     expect(plan.calls[4].args).toBe('{bad')
   })
 
-  it('hands a call to the kernel as sent only when its JSON text needs no change', async () => {
-    const plan = planBatch([
-      call('a', 'read', {}), call('b', 'read', { $depends_on: ['a'] }), call('c', 'read', { x: '${a.result}' }),
-      { id: 'd', name: 'read', arguments: { already: 'parsed' } as never },
-    ], await tools())
-    expect(plan.calls.map((c) => c.asSent)).toEqual([true, false, false, false])
+  it('reads arguments as the kernel does: the tool gets the very object planned when it needs no change', async () => {
+    const seen: unknown[] = []
+    const ctx = await kernelContext()
+    ctx.tools.register(defineTool({ name: 'see', description: '', parameters: { type: 'object' }, execute: (args) => { seen.push(args); return 1 } }))
+    const plan = planBatch([call('a', 'see', { path: 'x' }), call('b', 'see', { path: 'y', $depends_on: ['a'] })], ctx.tools)
+    for (const planned of plan.calls) await ctx.tools.execute({ ...planned.call, arguments: planned.args as never })
+    expect(Object.isFrozen(plan.calls[0].args)).toBe(true)
+    expect(seen[0]).toBe(plan.calls[0].args) // taken as it is: no second parse, no copy
+    expect(seen[1]).not.toBe(plan.calls[1].args) // a new object without $depends_on: the kernel copies it
+    expect(seen[1]).toEqual({ path: 'y' })
   })
 
   it('strips $depends_on before classification and keeps its edges', async () => {

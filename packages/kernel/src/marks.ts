@@ -15,34 +15,36 @@ class Stamp {
   }
 }
 
-/** Containers `snapshot` built: frozen, lossless JSON copies. */
-export class CopyMark extends Stamp {
-  #copy = true
+/** A kind of mark: `add` stamps it onto an object (once), `has` tells whether it is there. */
+export interface Mark {
+  add<T extends object>(target: T): T
+  has(value: object): boolean
+}
 
-  /** Marks `target` (once) and returns it. */
-  static add<T extends object>(target: T): T {
-    if (!(#copy in target)) new CopyMark(target)
-    return target
-  }
+/** A new kind of mark, distinct from every other: each call makes a class with its own private field. */
+function markKind(): Mark {
+  return class extends Stamp {
+    #mark = true
 
-  /** Whether `value` was marked by `add`. */
-  static has(value: object): boolean {
-    return #copy in value
+    static add<T extends object>(target: T): T {
+      if (!(#mark in target)) new this(target)
+      return target
+    }
+
+    static has(value: object): boolean {
+      return #mark in value
+    }
   }
 }
+
+/** Containers `snapshot` built: frozen, lossless JSON copies. */
+export const CopyMark = markKind()
 
 /** Results and content lists read once into frozen, well-formed copies (`normalize.ts`). */
-export class CheckedMark extends Stamp {
-  #checked = true
+export const CheckedMark = markKind()
 
-  /** Marks `target` (once) and returns it. */
-  static add<T extends object>(target: T): T {
-    if (!(#checked in target)) new CheckedMark(target)
-    return target
-  }
-
-  /** Whether `value` was marked by `add`. */
-  static has(value: object): boolean {
-    return #checked in value
-  }
-}
+/**
+ * Argument objects the kernel parsed from a model's text and froze, with no `__proto__` key
+ * (`readArguments`): `execute` takes one as it is.
+ */
+export const ArgumentsMark = markKind()

@@ -15,7 +15,7 @@ import { compose, Invalid, PipelineError, type ChainEntry } from './compose.js'
 import { CALL, makeExec, viewOf, type Exec } from './exec.js'
 import { HOOKS } from './hooks.js'
 import { messageOf, readSafely } from './hostile.js'
-import { deepFreeze, freezeParsedArguments, parseArguments, PROTO_KEY_PROBLEM, snapshot, type Snapshot } from './json.js'
+import { deepFreeze, freezeParsedArguments, isKernelParsed, parseArguments, PROTO_KEY_PROBLEM, snapshot, type Snapshot } from './json.js'
 import { postDecisionOf, preDecisionOf, resultOf, trusted } from './normalize.js'
 import type { ApprovalService } from './approval.js'
 import type { RegisteredTool, ToolRegistry } from './registry.js'
@@ -377,11 +377,13 @@ function checkWith<R>(normalize: (value: unknown) => R | string) {
 
 /**
  * Parses the call's arguments once and freezes them as own data; never throws. Text the
- * kernel parsed itself is frozen in place; an object the caller handed over is copied.
+ * kernel parses is frozen in place, as is taken an object it parsed before (`readArguments`);
+ * any other object the caller handed over is copied.
  */
 function argumentsOf(call: ToolCall): Arguments {
   try {
     const raw = readSafely(call, 'arguments')
+    if (isKernelParsed(raw)) return { parsed: raw, snap: { ok: true, value: raw as Json } }
     const parsed = parseArguments(raw)
     const isObject = typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)
     if (!isObject) return { parsed, snap: undefined }

@@ -1,7 +1,7 @@
 import type { Context } from 'cordis'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import fc from 'fast-check'
-import { INVALID_ARGS, PIPELINE_FAILED, TOOL_DENIED, TOOL_FAILED, defineTool, snapshot } from '../src/index.js'
+import { INVALID_ARGS, PIPELINE_FAILED, TOOL_DENIED, TOOL_FAILED, defineTool, readArguments, snapshot } from '../src/index.js'
 import { freezeParsedArguments } from '../src/json.js'
 import { call, code, echoTool, firstText, hostileValues, makeKernel, plug } from './helpers.js'
 
@@ -201,5 +201,23 @@ describe('arguments the kernel parsed itself', () => {
         expect(problem).toBe(copy.problem)
       }
     }), { numRuns: 500 })
+  })
+})
+
+describe('readArguments', () => {
+  it('gives what execute would take: a frozen object taken as it is, or the same refusal', async () => {
+    const ctx = await makeKernel()
+    const seen: unknown[] = []
+    ctx.tools.register(echoTool({ execute: (args: unknown) => { seen.push(args); return 'ok' } }))
+    const read = readArguments('{"text":"hi"}')
+    expect(Object.isFrozen(read)).toBe(true)
+    await ctx.tools.execute({ id: 'a', name: 'echo', arguments: read as never })
+    expect(seen[0]).toBe(read)
+    const hostile = readArguments('{"text":"hi","\\u005f_proto__":{"admin":true}}')
+    expect(Object.isFrozen(hostile)).toBe(false)
+    const refused = await ctx.tools.execute({ id: 'b', name: 'echo', arguments: hostile as never })
+    expect(code(refused)).toBe(INVALID_ARGS)
+    expect(readArguments('{bad')).toBe('{bad')
+    await ctx.stop()
   })
 })
