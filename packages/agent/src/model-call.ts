@@ -35,7 +35,9 @@ function normalize(answer: unknown): AssistantMessage {
     if (typeof call?.id !== 'string' || call.id === '' || typeof call.name !== 'string') {
       throw new Error(`the provider answered tool call #${i} without a string id and name`)
     }
-    return { id: call.id, name: call.name, arguments: structuredClone(call.arguments) }
+    // A string (what providers send) cannot change; only an object is copied.
+    const args = typeof call.arguments === 'string' ? call.arguments : structuredClone(call.arguments)
+    return { id: call.id, name: call.name, arguments: args }
   })
   const message: AssistantMessage = { role: 'assistant', content: a.content ?? '' }
   if (calls.length > 0) message.toolCalls = calls

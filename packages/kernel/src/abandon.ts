@@ -45,18 +45,24 @@ export class AbortWatch {
 
 const noop = () => {}
 
-/** Waits for `work`, or, from `ms` after `signal` aborts, for `giveUp()` instead. */
-export function settleWithin<T>(watch: AbortWatch, work: Promise<T>, signal: AbortSignal, ms: number, giveUp: () => T): Promise<T> {
+/**
+ * Waits for `work` (a rejection becomes `failed(error)`), or, from `ms` after `signal` aborts,
+ * for `giveUp()` instead. One promise per call: it runs for every call with a signal.
+ */
+export function settleWithin<T>(
+  watch: AbortWatch, work: Promise<T>, failed: (error: unknown) => T, signal: AbortSignal, ms: number, giveUp: () => T,
+): Promise<T> {
   return new Promise<T>((resolve) => {
     let timer: ReturnType<typeof setTimeout> | undefined
     const cancel = watch.on(signal, () => {
       timer = setTimeout(() => resolve(giveUp()), ms)
     })
-    void work.then((value) => {
+    const settle = (value: T) => {
       cancel()
       if (timer !== undefined) clearTimeout(timer)
       resolve(value)
-    })
+    }
+    work.then(settle, (error: unknown) => settle(failed(error)))
   })
 }
 

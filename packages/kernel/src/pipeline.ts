@@ -67,13 +67,15 @@ export class Pipeline {
       return Promise.resolve(this.final(exec, failure(PIPELINE_FAILED, closedMessage(problems), 'startup', problems[0]!.plugin)))
     }
     const signal = options.signal
+    const broken = (error: unknown) => this.final(exec, internalFailure(error))
     let running: Promise<ToolExecutionResult>
     try {
-      running = this.run(exec, args, signal).then(undefined, (error) => this.final(exec, internalFailure(error)))
+      running = this.run(exec, args, signal)
     } catch (error) {
-      running = settled(this.final(exec, internalFailure(error)))
+      return settled(broken(error))
     }
-    return signal ? settleWithin(this.aborts, running, signal, this.deps.abandonAfterMs, () => this.final(exec, abandoned(exec))) : running
+    if (!signal) return running.then(undefined, broken)
+    return settleWithin(this.aborts, running, broken, signal, this.deps.abandonAfterMs, () => this.final(exec, abandoned(exec)))
   }
 
   /**
