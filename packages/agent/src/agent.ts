@@ -6,6 +6,7 @@
  * `error` (a provider, session or scheduler failure: nothing is made up; the next run repairs).
  */
 import { randomUUID } from 'node:crypto'
+import { setMaxListeners } from 'node:events'
 import type { Context } from 'cordis'
 import { toolServiceOf, type AssistantMessage, type ContentBlock, type Message, type Provider, type ToolService } from '@rein/kernel'
 import { AgentEvents } from './events.js'
@@ -76,6 +77,18 @@ export const maxTurnsNotice = (maxTurns: number) =>
   `[rein] This run stopped after ${maxTurns} model requests (its maxTurns limit). ` +
   'The tool results above are complete; nothing further was run. Continue in a new run if more is needed.'
 
+/**
+ * The signal of a run given none, shared by its calls: without one the kernel makes each call
+ * its own the first time a plugin reads `exec.signal` (timeout-policy does). Every call's body
+ * may listen to it, so it takes any number of listeners without Node's leak warning (which is
+ * meant for one emitter that keeps gaining listeners, not one per call in flight).
+ */
+function runSignal(): AbortSignal {
+  const { signal } = new AbortController()
+  setMaxListeners(0, signal)
+  return signal
+}
+
 /** Creates an agent on a context that has `ctx.tools`. Throws at once on bad options. */
 export function createAgent(ctx: Context, options: AgentOptions): Agent {
   const settings = checkOptions(options)
@@ -92,9 +105,7 @@ export function createAgent(ctx: Context, options: AgentOptions): Agent {
       if (running) throw new Error(`agent "${settings.name}" is already running; await the previous run() before starting another`)
       running = true
       try {
-        // A run given no signal still gets one, shared by its calls: otherwise the kernel makes
-        // each call its own the first time a plugin reads `exec.signal` (timeout-policy does).
-        return await runLoop({ ctx, service, tools, log, settings }, input, runOptions.signal ?? new AbortController().signal)
+        return await runLoop({ ctx, service, tools, log, settings }, input, runOptions.signal ?? runSignal())
       } finally {
         running = false
       }

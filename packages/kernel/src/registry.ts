@@ -1,8 +1,9 @@
 /**
  * The tool registry. A definition and its schemas are checked when it registers, so a bad
  * tool fails loudly at start-up, never at call time; a JSON Schema is compiled by ajv once,
- * when it first validates a value (`SchemaCompiler.prepare`), so a process that never calls
- * a tool (`rein chains`) never loads ajv. `specs()` is derived once per change and holds
+ * at `register` — or, with the kernel config `compileSchemas: 'first-use'`, when it first
+ * validates a value (`SchemaCompiler.prepare`), so a process that only inspects a harness
+ * (`rein chains`) never loads ajv. `specs()` is derived once per change and holds
  * exactly what the model is shown: never `timeoutMs` or `idempotent`.
  */
 import { ignoresArguments } from './concurrency.js'
@@ -44,7 +45,12 @@ export class ToolDefinitionError extends Error {
 
 export class ToolRegistry {
   private readonly tools = new Map<string, RegisteredTool>()
-  private readonly compiler = new SchemaCompiler()
+  private readonly compiler: SchemaCompiler
+
+  /** `lazy`: compile JSON Schemas on first use instead of at `add` (kernel config `compileSchemas`). */
+  constructor(lazy = false) {
+    this.compiler = new SchemaCompiler(lazy)
+  }
   private specCache?: readonly ToolSpec[]
 
   /** Checks `definition` and prepares its schemas' checks; returns the function that removes it again. */
@@ -117,7 +123,7 @@ export class ToolRegistry {
     return structuredClone(params)
   }
 
-  /** The check of one schema: the Standard Schema's own validation, or ajv, compiled once on first use. */
+  /** The check of one schema: the Standard Schema's own validation, or ajv, compiled once (now, or on first use). */
   private checkOf(what: string, schema: unknown, json: object, label: string): Check {
     if (isStandardSchema(schema)) return (value) => checkStandard(schema, value, capLines)
     let validate: (value: unknown) => string[] | undefined

@@ -47,12 +47,15 @@ export class SchemaCompiler {
   private draft07?: Ajv
   private draft2020?: Ajv
 
+  /** `lazy`: `prepare` leaves the compile to the first validation (kernel config `compileSchemas: 'first-use'`). */
+  constructor(private readonly lazy = false) {}
+
   /**
-   * A validator of `schema` that compiles it on its first call, so that registering a tool
-   * loads no ajv. Runs at registration: the schema is copied (later changes to the caller's
-   * object do not reach it) and its structure checked without ajv (`schema-shape.ts`); one the
-   * check cannot vouch for is compiled here and now, so an invalid schema still throws ajv's
-   * own message at registration. Changes nothing else.
+   * A validator of `schema`, made at registration: the schema is copied (later changes to the
+   * caller's object do not reach it) and compiled now — or, for a lazy compiler, checked without
+   * ajv (`schema-shape.ts`) and compiled on the validator's first call, so that registering a
+   * tool loads no ajv; a schema the check cannot vouch for is compiled now even then, so an
+   * invalid schema always throws ajv's own message at registration. Changes nothing else.
    */
   prepare(schema: object): Validator {
     let own: object
@@ -61,7 +64,7 @@ export class SchemaCompiler {
     } catch {
       return this.compile(schema) // throws the same copy error, as a compile always has
     }
-    if (!certainlyCompiles(own)) return this.compile(own)
+    if (!this.lazy || !certainlyCompiles(own)) return this.compile(own)
     let validate: Validator | undefined
     return (value) => (validate ??= this.compileChecked(own))(value)
   }

@@ -48,7 +48,7 @@ export class ToolService extends Service {
 
   constructor(ctx: Context, config: Partial<KernelConfig> = {}) {
     super(ctx, 'tools', true)
-    const registry = new ToolRegistry()
+    const registry = new ToolRegistry(config.compileSchemas === 'first-use')
     const chains = new Chains()
     const guards: ChainEntry<Guard>[] = []
     const logger = ctx.logger('tools')

@@ -3,7 +3,7 @@ import * as kernel from '../src/index.js'
 import { defineTool, type ToolDefinition, type ToolExecutionResult } from '../src/index.js'
 
 /** A started root context with the kernel. */
-export async function makeKernel(config?: kernel.KernelConfig): Promise<Context> {
+export async function makeKernel(config?: Partial<kernel.KernelConfig>): Promise<Context> {
   const ctx = new Context()
   ctx.plugin(kernel, config)
   await ctx.start()

@@ -1,7 +1,9 @@
 /**
- * A tool's JSON Schemas are checked when it registers and compiled by ajv once, on first use:
+ * With `compileSchemas: 'first-use'` (what the loader asks for a harness it only inspects), a
+ * tool's JSON Schemas are checked when it registers and compiled by ajv once, on first use:
  * registering loads no ajv, a bad schema still fails at `register`, and each schema is
- * compiled exactly once however many calls validate against it.
+ * compiled exactly once however many calls validate against it. By default they compile at
+ * `register`, so the first call is as fast as any other.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { ToolDefinitionError } from '../src/index.js'
@@ -10,10 +12,12 @@ import { call, code, echoTool, makeKernel } from './helpers.js'
 
 afterEach(() => { vi.restoreAllMocks() })
 
+const LAZY = { compileSchemas: 'first-use' } as const
+
 describe('schemas compiled on first use', () => {
   it('registering compiles nothing; the first call compiles each schema once; later calls reuse them', async () => {
     const compile = vi.spyOn(SchemaCompiler.prototype, 'compile')
-    const ctx = await makeKernel()
+    const ctx = await makeKernel(LAZY)
     ctx.tools.register(echoTool())
     expect(ctx.tools.specs().map((s) => s.name)).toEqual(['echo'])
     expect(compile).not.toHaveBeenCalled()
@@ -25,7 +29,7 @@ describe('schemas compiled on first use', () => {
   })
 
   it('an invalid schema still fails at register, with ajv\'s own reason, before any call', async () => {
-    const ctx = await makeKernel()
+    const ctx = await makeKernel(LAZY)
     const cases: [Record<string, unknown>, RegExp][] = [
       [{ type: 'object', properties: { n: { type: 'intgr' } } }, /must be equal to one of the allowed values/],
       [{ type: 'object', properties: { s: { type: 'string', pattern: '(' } } }, /Invalid regular expression/],
@@ -47,7 +51,7 @@ describe('schemas compiled on first use', () => {
 
   it('a valid schema the check cannot vouch for is compiled at register, and works', async () => {
     const compile = vi.spyOn(SchemaCompiler.prototype, 'compile')
-    const ctx = await makeKernel()
+    const ctx = await makeKernel(LAZY)
     const nullable = { type: 'string', nullable: true }
     ctx.tools.register(echoTool({ parameters: { type: 'object', properties: { text: nullable }, required: ['text'] }, output: { schema: nullable } }))
     expect(compile).toHaveBeenCalledTimes(2)
@@ -57,7 +61,7 @@ describe('schemas compiled on first use', () => {
   })
 
   it('validates against the schema as it was registered, not as the caller changes it later', async () => {
-    const ctx = await makeKernel()
+    const ctx = await makeKernel(LAZY)
     const output = { schema: { type: 'string' } as Record<string, unknown> }
     ctx.tools.register(echoTool({ output }))
     output.schema.type = 'number'
@@ -66,7 +70,7 @@ describe('schemas compiled on first use', () => {
 
   it('rein check\'s path (checkArguments) compiles on first use too', async () => {
     const compile = vi.spyOn(SchemaCompiler.prototype, 'compile')
-    const ctx = await makeKernel()
+    const ctx = await makeKernel(LAZY)
     ctx.tools.register(echoTool())
     expect(ctx.tools.checkArguments('echo', { text: 1 })).toEqual(['/text: must be string'])
     expect(ctx.tools.checkArguments('echo', { text: 'x' })).toBeUndefined()
@@ -76,7 +80,7 @@ describe('schemas compiled on first use', () => {
 
 describe('SchemaCompiler.prepare', () => {
   it('loads and compiles nothing until the validator is first called', () => {
-    const compiler = new SchemaCompiler()
+    const compiler = new SchemaCompiler(true)
     const compile = vi.spyOn(compiler, 'compile')
     const validate = compiler.prepare({ type: 'object', properties: { n: { type: 'integer' } } })
     expect(compile).not.toHaveBeenCalled()
@@ -87,5 +91,14 @@ describe('SchemaCompiler.prepare', () => {
 
   it('throws at once, as compile does, for a schema that cannot even be copied', () => {
     expect(() => new SchemaCompiler().prepare({ type: 'object', default: () => 1 })).toThrow(/could not be cloned/)
+  })
+
+  it('by default compile at register, so no call pays for it', async () => {
+    const compile = vi.spyOn(SchemaCompiler.prototype, 'compile')
+    const ctx = await makeKernel()
+    ctx.tools.register(echoTool())
+    expect(compile).toHaveBeenCalledTimes(2)
+    expect(code(await ctx.tools.execute(call({ text: 'a' })))).toBe('OK')
+    expect(compile).toHaveBeenCalledTimes(2)
   })
 })

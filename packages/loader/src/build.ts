@@ -100,7 +100,7 @@ export interface BuiltHarness {
 export async function buildHarness(plan: HarnessPlan): Promise<BuiltHarness> {
   // `@rein/agent` loads while the entries are applied, when the provider says an agent can be built.
   const providing = plan.provider().then(async (value) => ({ value, module: await importAgentModule(value, plan.agent.inspectOnly === true) }))
-  const [provider, built] = await Promise.allSettled([providing, applyEntries(plan.entries)])
+  const [provider, built] = await Promise.allSettled([providing, applyEntries(plan.entries, plan.agent.inspectOnly === true)])
   if (built.status === 'rejected') throw built.reason
   const { ctx, applied, placed, problems, warnings } = built.value
   if (provider.status === 'rejected' && !(provider.reason instanceof ConfigError)) {
@@ -138,7 +138,7 @@ type Prepared =
   | { kind: 'invalid', plan: EntryPlan, error: ConfigError }
 
 /** Loads every entry in parallel, then applies them one by one on a new Context. */
-async function applyEntries(plans: readonly EntryPlan[]) {
+async function applyEntries(plans: readonly EntryPlan[], inspectOnly: boolean) {
   const prepared = rejectDuplicates(await Promise.all(plans.map(prepare)))
   const applied: AppliedEntry[] = []
   const placed: PlacedEntry[] = []
@@ -151,7 +151,9 @@ async function applyEntries(plans: readonly EntryPlan[]) {
   }
   const ctx = new Context()
   try {
-    ctx.plugin(kernel)
+    // A harness only inspected (`rein chains`, `rein check`) runs no call: its schemas are
+    // checked at register but left for ajv to compile on first use, so ajv is never loaded.
+    ctx.plugin(kernel, inspectOnly ? { compileSchemas: 'first-use' } : {})
     await ctx.start()
     const reported = new Set<EffectScope>()
     for (const item of prepared) {
