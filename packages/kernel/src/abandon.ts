@@ -29,17 +29,24 @@ export class AbortWatch {
       callback()
       return noop
     }
-    let callbacks = this.waiting.get(signal)
-    if (!callbacks) {
-      const set = callbacks = new Set()
-      this.waiting.set(signal, set)
-      signal.addEventListener('abort', () => {
-        this.waiting.delete(signal)
-        for (const waiter of set) waiter()
-      }, { once: true })
-    }
+    const callbacks = this.waiting.get(signal) ?? this.listen(signal)
     callbacks.add(callback)
     return () => { callbacks.delete(callback) }
+  }
+
+  /**
+   * The one listener of `signal`, and the set of callbacks it calls. A function of its own: a
+   * listener made inside `on` would share that call's closure scope, and so keep its first
+   * callback (and the whole call behind it) alive for as long as the signal lives.
+   */
+  private listen(signal: AbortSignal): Set<() => void> {
+    const set = new Set<() => void>()
+    this.waiting.set(signal, set)
+    signal.addEventListener('abort', () => {
+      this.waiting.delete(signal)
+      for (const waiter of set) waiter()
+    }, { once: true })
+    return set
   }
 }
 

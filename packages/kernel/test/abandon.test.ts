@@ -1,7 +1,9 @@
+import { setFlagsFromString } from 'node:v8'
+import { runInNewContext } from 'node:vm'
 import type { Context } from 'cordis'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { ABORTED, ABORTED_BEFORE_DISPATCH, TOOL_FAILED, defineTool } from '../src/index.js'
-import { call, code, firstText, makeKernel, plug } from './helpers.js'
+import { call, code, echoTool, firstText, makeKernel, plug } from './helpers.js'
 
 /** A promise and the function that settles it: tests wait on events, never on time. */
 function deferred<T = undefined>() {
@@ -129,5 +131,25 @@ describe("a caller's abort is sovereign", () => {
     controller.abort()
     expect(code(result)).toBe('OK')
     expect(observed).toEqual(['OK'])
+  })
+})
+
+describe('a signal that outlives its calls', () => {
+  it('keeps nothing of a finished call alive', async () => {
+    setFlagsFromString('--expose-gc')
+    const gc = runInNewContext('gc') as () => void
+    const ctx = await makeKernel()
+    ctx.tools.register(echoTool())
+    const signal = new AbortController().signal // an app-wide signal, handed to every run
+    let ref: WeakRef<object> | undefined
+    await (async () => {
+      const stages = { bodyStart() {} } // held by the call's record, as a scheduler's slot is
+      ref = new WeakRef(stages)
+      await ctx.tools.execute(call({ text: 'a' }), { signal, stages })
+    })()
+    await new Promise((resolve) => setImmediate(resolve))
+    gc()
+    expect(ref!.deref()).toBeUndefined()
+    await ctx.stop()
   })
 })
