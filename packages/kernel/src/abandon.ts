@@ -13,18 +13,19 @@
 export class AbortWatch {
   private readonly waiting = new WeakMap<AbortSignal, Set<() => void>>()
   /**
-   * The signal watched most recently, held until the next one replaces it. Found by experiment
-   * on the peer benchmark, which forces a full GC between rounds: once no run's signal is alive
-   * (with this watch's listener on it), V8 throws away the optimized code of the whole call path
-   * ("weak objects" in `--trace-deopt`: about 1,100 code objects over 30 rounds of the six-plugin
-   * stack, 430 with this one reference), and each round began in unoptimized code, 1.6x slower.
-   * The cost is one finished run's signal, whose only listener is this watch's.
+   * The call watched most recently (its abort callback, and through it the call and whatever its
+   * caller hangs on it: the agent's scheduler state for its batch), held until the next call
+   * replaces it. Found by experiment on the peer benchmark, which forces a full GC between
+   * rounds: once nothing of a finished batch was alive, V8 threw away the optimized code of the
+   * whole call path ("weak objects" in `--trace-deopt`: ~330 code objects in 30 rounds of the
+   * bare loop, ~60 with this reference) and each round began unoptimized, up to 1.6x slower.
+   * The cost: one finished call and its batch, until the next call of this kernel.
    */
-  private last: AbortSignal | undefined
+  private last: (() => void) | undefined
 
   /** Calls `callback` when `signal` aborts (at once if it has); returns the function that cancels it. */
   on(signal: AbortSignal, callback: () => void): () => void {
-    this.last = signal
+    this.last = callback
     if (signal.aborted) {
       callback()
       return noop

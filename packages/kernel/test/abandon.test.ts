@@ -135,21 +135,24 @@ describe("a caller's abort is sovereign", () => {
 })
 
 describe('a signal that outlives its calls', () => {
-  it('keeps nothing of a finished call alive', async () => {
+  it('keeps nothing of a finished call alive but the last one (which the next call lets go)', async () => {
     setFlagsFromString('--expose-gc')
     const gc = runInNewContext('gc') as () => void
     const ctx = await makeKernel()
     ctx.tools.register(echoTool())
     const signal = new AbortController().signal // an app-wide signal, handed to every run
-    let ref: WeakRef<object> | undefined
-    await (async () => {
+    const refs: WeakRef<object>[] = []
+    const run = async (text: string) => {
       const stages = { bodyStart() {} } // held by the call's record, as a scheduler's slot is
-      ref = new WeakRef(stages)
-      await ctx.tools.execute(call({ text: 'a' }), { signal, stages })
-    })()
+      refs.push(new WeakRef(stages))
+      await ctx.tools.execute(call({ text }), { signal, stages })
+    }
+    await run('a')
+    await run('b')
+    await run('c')
     await new Promise((resolve) => setImmediate(resolve))
     gc()
-    expect(ref!.deref()).toBeUndefined()
+    expect(refs.map((ref) => ref.deref() !== undefined)).toEqual([false, false, true])
     await ctx.stop()
   })
 })
