@@ -3,8 +3,10 @@
 //   - in flight: 10,000 calls of one batch started and held inside their bodies (cap 10,000),
 //     against the same context before the batch;
 //   - committed: the session of a finished 10,000-call batch (its entries and messages), against
-//     the same after a 100-call batch, per extra call.
-// Bounded means: every figure is a constant per call, and nothing is left when a run ends.
+//     the same after a 100-call batch, per extra call;
+//   - the last batch: what the kernel holds of the batch it ran last, until its next call.
+// Bounded means: every figure is a constant per call, and nothing of a run is left once the
+// kernel's next call has started.
 // Usage: node --expose-gc packages/agent/bench/memory.mjs   (build first: npx tsc -b)
 import { setFlagsFromString } from 'node:v8'
 import { runInNewContext } from 'node:vm'
@@ -55,14 +57,20 @@ async function committed(n) {
   const a = createAgent(c, { provider: scripted([callMessage(calls(n))]), maxParallelToolCalls: 10, session })
   const start = heap()
   await a.run('go')
+  const held = heap() - start
+  // The kernel holds the last call it watched, and with it that batch's scheduler state, until
+  // its next call (kernel/src/abandon.ts): one more call lets the big batch go.
+  await c.tools.execute({ id: 'next', name: 'work', arguments: '{}' }, { signal: new AbortController().signal })
   const kept = heap() - start
-  return { kept, session, c }
+  return { kept, held, session, c }
 }
 const small = await committed(100)
 const large = await committed(N)
 const perCommitted = (large.kept - small.kept) / (N - 100)
+const perHeld = (large.held - small.held) / (N - 100) - perCommitted
 
 console.log(`memory per call (retained heap after GC, ${N.toLocaleString('en')} calls)`)
 console.log(`  in flight (started, held in its body)   ${(inFlight / 1024).toFixed(2)} KiB`)
 console.log(`  committed (kept by the memory session)   ${(perCommitted / 1024).toFixed(2)} KiB`)
+console.log(`  the last batch, until the kernel's next call   ${(perHeld / 1024).toFixed(2)} KiB`)
 process.exit(0)
