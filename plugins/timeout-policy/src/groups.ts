@@ -9,8 +9,7 @@
  * next call of a batch starts as the previous one ends); a group whose signal aborted takes no
  * new members. State is per instance (one per plugin), never global.
  */
-import { Messages } from '@rein/kernel'
-import type { Cause, Watch } from './watch.js'
+import { CallWatch, type Watch } from './watch.js'
 
 /** Queues microtasks (see `Group.leave`). */
 const RESOLVED = Promise.resolve()
@@ -42,39 +41,17 @@ export class DeadlineGroups {
   }
 }
 
-/** One shared watch: aborts on the deadline or with the caller, whichever comes first. */
-class Group implements Watch {
-  readonly signal: AbortSignal
-  readonly abandoned: Promise<Cause>
+/** One shared watch: a `CallWatch` that members join and leave, closed after the last one. */
+class Group extends CallWatch {
   members = 0
   closed = false
-  private first: Cause | undefined
-  private readonly controller = new AbortController()
-  private deadline: ReturnType<typeof setTimeout> | undefined
-  private grace: ReturnType<typeof setTimeout> | undefined
-  private giveUp: (cause: Cause) => void = () => {}
-  private readonly onCallerAbort = () => this.fire('caller')
 
-  constructor(
-    private readonly caller: AbortSignal, readonly ms: number | undefined, readonly at: number,
-    private readonly graceMs: number, private readonly onEmpty: (group: Group) => void,
-  ) {
-    this.signal = this.controller.signal
-    this.abandoned = new Promise((resolve) => { this.giveUp = resolve })
-    if (caller.aborted) {
-      this.fire('caller')
-    } else {
-      caller.addEventListener('abort', this.onCallerAbort, { once: true })
-      if (ms !== undefined) this.deadline = setTimeout(() => this.fire('deadline'), ms)
-    }
-  }
-
-  get cause(): Cause | undefined {
-    return this.first
+  constructor(caller: AbortSignal, ms: number | undefined, readonly at: number, graceMs: number, private readonly onEmpty: (group: Group) => void) {
+    super(caller, ms, graceMs)
   }
 
   /** One member's call is over; once the last one is out, the group closes in the next microtask. */
-  leave(): void {
+  override leave(): void {
     // A resolved promise's `then`, not `queueMicrotask` (Node makes an AsyncResource per call).
     if (--this.members === 0) void RESOLVED.then(this.closeIfEmpty)
   }
@@ -83,19 +60,7 @@ class Group implements Watch {
   private readonly closeIfEmpty = () => {
     if (this.members > 0 || this.closed) return
     this.closed = true
-    clearTimeout(this.deadline)
-    clearTimeout(this.grace)
-    this.caller.removeEventListener('abort', this.onCallerAbort)
+    super.leave()
     this.onEmpty(this)
-  }
-
-  private fire(cause: Cause): void {
-    if (this.first) return
-    this.first = cause
-    clearTimeout(this.deadline)
-    this.caller.removeEventListener('abort', this.onCallerAbort)
-    if (this.graceMs === 0) this.giveUp(cause)
-    else this.grace = setTimeout(() => this.giveUp(cause), this.graceMs)
-    this.controller.abort(cause === 'deadline' ? new DOMException(Messages.timedOut(this.ms ?? 0), 'TimeoutError') : this.caller.reason)
   }
 }

@@ -21,7 +21,10 @@ export interface Watch {
   leave(): void
 }
 
-/** One call's own watch: used when progress restarts the deadline (`resetOnProgress`). */
+/**
+ * One watch: a call's own (when progress restarts the deadline, `resetOnProgress`), or, as the
+ * base of `DeadlineGroups`' groups, shared by the calls that start together.
+ */
 export class CallWatch implements Watch {
   /** The signal for the layers inside: aborts on the deadline or with the caller. */
   readonly signal: AbortSignal
@@ -35,7 +38,7 @@ export class CallWatch implements Watch {
   private readonly onCallerAbort = () => this.fire('caller')
 
   /** Starts watching. `ms` undefined: no deadline, only the caller's abort is watched. */
-  constructor(private readonly caller: AbortSignal, private readonly ms: number | undefined, private readonly graceMs: number) {
+  constructor(private readonly caller: AbortSignal, readonly ms: number | undefined, private readonly graceMs: number) {
     this.signal = this.controller.signal
     this.abandoned = new Promise((resolve) => { this.giveUp = resolve })
     if (caller.aborted) {
