@@ -31,9 +31,20 @@ export class SessionLog {
   }
 
   /** Stamps `at` when missing, appends durably, then mirrors (kept in `seq` order whatever order appends resolve in). */
-  async append(entry: NewSessionEntry): Promise<SessionEntry> {
+  append(entry: NewSessionEntry): Promise<SessionEntry> {
     const stamped = entry.at === undefined ? { ...entry, at: Date.now() } : entry
-    const stored = deepFreeze(await this.store.append(stamped))
+    let appended: Promise<SessionEntry>
+    try {
+      appended = Promise.resolve(this.store.append(stamped))
+    } catch (error) {
+      return Promise.reject(error)
+    }
+    // A `then`, not an await: the agent appends twice per call.
+    return appended.then((stored) => this.mirror(deepFreeze(stored)))
+  }
+
+  /** Keeps `stored` in the mirror, in `seq` order; returns it. */
+  private mirror(stored: SessionEntry): SessionEntry {
     let at = this.entries.length
     while (at > 0 && this.entries[at - 1].seq > stored.seq) at--
     this.entries.splice(at, 0, stored)

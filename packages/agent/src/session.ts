@@ -82,12 +82,16 @@ export function memorySession(): SessionStore {
     async load() {
       return JSON.parse(JSON.stringify(entries))
     },
-    async append(entry) {
+    append(entry) {
       // Object.assign, not a spread: V8 gave each spread copy of an entry a hidden class of its
       // own (a few hundred bytes apiece, kept for the whole session); assign shares them.
-      const stored = deepFreeze(Object.assign({}, entry, { seq: entries.length + 1 }) as SessionEntry)
-      entries.push(stored)
-      return stored
+      try {
+        const stored = deepFreeze(Object.assign({}, entry, { seq: entries.length + 1 }) as SessionEntry)
+        entries.push(stored)
+        return Promise.resolve(stored)
+      } catch (error) {
+        return Promise.reject(error)
+      }
     },
   }
 }
