@@ -35,7 +35,8 @@ export function deadlineFor(config: Config, name: string, definition: ToolDefini
  */
 export function timeoutHandler(config: Config, definitionOf: (name: string) => ToolDefinition | undefined): ExecuteHandler {
   const groups = new DeadlineGroups(config.graceMs)
-  return async (exec, next) => {
+  // Not async: a `then` chain keeps no frame on the heap per call.
+  return (exec, next) => {
     const ms = deadlineFor(config, exec.name, definitionOf(exec.name))
     const caller = exec.signal
     const progress = exec.progress
@@ -50,15 +51,28 @@ export function timeoutHandler(config: Config, definitionOf: (name: string) => T
       watch = groups.join(caller, ms)
     }
     exec.signal = watch.signal
-    try {
-      const settled = await untilAbandoned(next(), watch)
-      if (typeof settled === 'string') return giveUp(settled, ms)
-      return watch.cause === 'deadline' ? failure(TOOL_TIMEOUT, Messages.timedOut(ms!)) : settled
-    } finally {
+    // On every path: the watch is left, and the caller's signal and progress are back on exec.
+    const restore = () => {
       watch.leave()
       exec.signal = caller
       exec.progress = progress
     }
+    let inner: Promise<ToolExecutionResult>
+    try {
+      inner = next()
+    } catch (error) {
+      restore()
+      return Promise.reject(error)
+    }
+    return untilAbandoned(inner, watch).then((settled) => {
+      const cause = watch.cause
+      restore()
+      if (typeof settled === 'string') return giveUp(settled, ms)
+      return cause === 'deadline' ? failure(TOOL_TIMEOUT, Messages.timedOut(ms!)) : settled
+    }, (error: unknown) => {
+      restore()
+      throw error
+    })
   }
 }
 
