@@ -96,7 +96,6 @@ export function compose<A extends unknown[], R>(
     const entry = entries[i]!
     let calls = 0
     let pending = false
-    const settled = () => { pending = false }
     const next = (): Promise<R> => {
       if (reentry === 'once' ? calls > 0 : pending) {
         const how = reentry === 'once' ? 'more than once' : 'again before the previous call settled'
@@ -106,6 +105,7 @@ export function compose<A extends unknown[], R>(
       const inward = dispatch(i + 1, fork ? fork(args) : args)
       if (reentry === 'once') return inward
       pending = true
+      const settled = () => { pending = false }
       inward.then(settled, settled)
       return inward
     }

@@ -4,7 +4,7 @@
  * parts, and freezes the copy so nothing downstream can change what the model was shown.
  */
 import { messageOf } from './hostile.js'
-import { ArgumentsMark, CopyMark } from './marks.js'
+import { CopyMark } from './marks.js'
 import type { Json } from './types.js'
 
 /** Either the frozen copy, or the first place where the value is not lossless JSON. */
@@ -101,54 +101,6 @@ export function deepFreeze<T>(value: T): T {
     for (const key in value) if (Object.hasOwn(value, key)) deepFreeze((value as Record<string, unknown>)[key])
   }
   return value
-}
-
-/**
- * The arguments object `JSON.parse` just made, frozen in place and marked (`ArgumentsMark`):
- * what `snapshot(value, { arguments: true })` would give, without the copy. Only for a value
- * this module parsed itself (nobody else holds it, and JSON gives nothing but own data of plain
- * JSON types), so all that is left to check is a `__proto__` key — and there can be none when
- * the text names none (any other spelling of it needs a `\\u` escape). Returns the problem, or
- * undefined.
- */
-export function freezeParsedArguments(raw: string, parsed: object): string | undefined {
-  if (raw.includes('__proto__') || raw.includes('\\u')) {
-    const problem = protoKeyIn(parsed, '')
-    if (problem !== undefined) return problem
-  }
-  deepFreeze(ArgumentsMark.add(parsed))
-  return undefined
-}
-
-/**
- * A model's raw arguments read the way `execute` reads them. Text that parses to an object
- * with no `__proto__` key comes back frozen and marked, and `execute` takes that very object
- * without parsing or copying it again; anything else comes back as `parseArguments` gives it
- * (and `execute` refuses it for the same reason). For a caller that reads the arguments before
- * handing the call on, like the agent's planner.
- */
-export function readArguments(raw: unknown): unknown {
-  const parsed = parseArguments(raw)
-  if (typeof raw !== 'string' || typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return parsed
-  freezeParsedArguments(raw, parsed)
-  return parsed
-}
-
-/** Whether `value` is an arguments object the kernel parsed and froze itself (`readArguments`). */
-export function isKernelParsed(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && ArgumentsMark.has(value)
-}
-
-/** Where a `__proto__` key is in parsed JSON, as `PROTO_KEY_PROBLEM`, or undefined. */
-function protoKeyIn(value: unknown, path: string): string | undefined {
-  if (typeof value !== 'object' || value === null) return undefined
-  const keys = Object.keys(value)
-  for (const key of keys) {
-    if (key === '__proto__') return path ? `${PROTO_KEY_PROBLEM} (found in ${path})` : PROTO_KEY_PROBLEM
-    const problem = protoKeyIn((value as Record<string, unknown>)[key], `${path}/${key}`)
-    if (problem !== undefined) return problem
-  }
-  return undefined
 }
 
 /**

@@ -8,18 +8,19 @@ import { ABORTED_FIRST, AbortWatch, settleWithin, untilAborted } from './abandon
 import { runBody } from './body.js'
 import type { Chains } from './chains.js'
 import {
-  ABORTED, ABORTED_BEFORE_DISPATCH, INVALID_ARGS, Messages, PIPELINE_FAILED, TOOL_BLOCKED, TOOL_DENIED,
+  ABORTED_BEFORE_DISPATCH, INVALID_ARGS, Messages, PIPELINE_FAILED, TOOL_DENIED,
   TOOL_NOT_STARTED, TOOL_OUTCOME_UNKNOWN, UNKNOWN_TOOL,
 } from './codes.js'
-import { compose, Invalid, PipelineError, type ChainEntry } from './compose.js'
+import { compose, Invalid, type ChainEntry } from './compose.js'
 import { CALL, makeExec, viewOf, type Exec } from './exec.js'
 import { HOOKS } from './hooks.js'
 import { messageOf, readSafely } from './hostile.js'
-import { deepFreeze, freezeParsedArguments, isKernelParsed, parseArguments, PROTO_KEY_PROBLEM, snapshot, type Snapshot } from './json.js'
-import { postDecisionOf, preDecisionOf, resultOf, trusted } from './normalize.js'
+import { applyChecked, argumentsOf, EMPTY_ARGS, type Arguments } from './arguments.js'
+import { deepFreeze, PROTO_KEY_PROBLEM, snapshot } from './json.js'
+import { postDecisionOf, preDecisionOf, resultOf } from './normalize.js'
+import { abandoned, abortedFrom, applyPost, guardDenial, guardFailure, internalFailure, stageFailure, unreachable } from './outcomes.js'
 import type { ApprovalService } from './approval.js'
 import type { RegisteredTool, ToolRegistry } from './registry.js'
-import type { Checked } from './standard-schema.js'
 import { failure, finalizeContent } from './results.js'
 import { closedMessage, type StartupProblem } from './startup.js'
 import type {
@@ -48,10 +49,6 @@ const RUNS_POST: Record<string, boolean> = {
   [TOOL_OUTCOME_UNKNOWN]: false,
   [PIPELINE_FAILED]: false,
 }
-
-const EMPTY_ARGS: Readonly<Record<string, unknown>> = Object.freeze({})
-/** The arguments as the model sent them, parsed once and copied as own data only. */
-type Arguments = { parsed: unknown, snap: Snapshot | undefined }
 
 export class Pipeline {
   private readonly aborts = new AbortWatch()
@@ -281,7 +278,7 @@ export class Pipeline {
       }
       deepFreeze(out)
     } catch (error) {
-      out = failure(PIPELINE_FAILED, `internal error in rein's pipeline: ${messageOf(error)}`, 'kernel')
+      out = internalFailure(error)
     }
     record.final = out
     for (const observer of this.deps.chains.derive('tools/result', (entries) => entries)) {
@@ -327,16 +324,6 @@ export class Pipeline {
   }
 }
 
-/** A guard that threw or rejected: the call fails closed, naming the plugin. */
-function guardFailure(guard: ChainEntry<Guard>, error: unknown): ToolExecutionResult {
-  return failure(PIPELINE_FAILED, `guard of plugin "${guard.plugin}" failed: ${messageOf(error)}`, 'guard', guard.plugin)
-}
-
-/** A guard's reason: a deny, with the reason as given when it is a non-empty string. */
-function guardDenial(guard: ChainEntry<Guard>, reason: unknown): ToolExecutionResult {
-  return failure(TOOL_DENIED, typeof reason === 'string' && reason ? reason : `denied by a guard of plugin "${guard.plugin}"`)
-}
-
 /** A settled promise of `result` (one allocation, no microtask hop to reach it). */
 function settled(result: ToolExecutionResult): Promise<ToolExecutionResult> {
   return Promise.resolve(result)
@@ -355,20 +342,6 @@ const ACCEPT: PostToolDecision = Object.freeze({ kind: HOOKS['tools/post-execute
 const ALLOWED = Promise.resolve(ALLOW)
 const ACCEPTED = Promise.resolve(ACCEPT)
 
-/**
- * A schema's answer for the arguments: what is wrong, or undefined. A Standard Schema's output
- * (defaults, transforms) becomes `exec.arguments`, copied as own data.
- */
-function applyChecked(exec: Exec, checked: Checked): string | undefined {
-  if (!checked.ok) return checked.lines.join('; ')
-  if ('value' in checked) {
-    const out = snapshot(checked.value, { arguments: true })
-    if (!out.ok) return `the schema's output is not plain JSON (${out.problem})`
-    ;(exec as { arguments: unknown }).arguments = out.value
-  }
-  return undefined
-}
-
 /** A chain's `check` from a normalizer that answers a copy or a problem string. */
 function checkWith<R>(normalize: (value: unknown) => R | string) {
   return (value: unknown): R | Invalid => {
@@ -377,76 +350,4 @@ function checkWith<R>(normalize: (value: unknown) => R | string) {
   }
 }
 
-/**
- * Parses the call's arguments once and freezes them as own data; never throws. Text the
- * kernel parses is frozen in place, as is taken an object it parsed before (`readArguments`);
- * any other object the caller handed over is copied.
- */
-function argumentsOf(call: ToolCall): Arguments {
-  try {
-    const raw = readSafely(call, 'arguments')
-    if (isKernelParsed(raw)) return { parsed: raw, snap: { ok: true, value: raw as Json } }
-    const parsed = parseArguments(raw)
-    const isObject = typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)
-    if (!isObject) return { parsed, snap: undefined }
-    if (typeof raw === 'string') {
-      const problem = freezeParsedArguments(raw, parsed)
-      return { parsed, snap: problem === undefined ? { ok: true, value: parsed as Json } : { ok: false, problem } }
-    }
-    return { parsed, snap: snapshot(parsed, { arguments: true }) }
-  } catch (error) {
-    return { parsed: undefined, snap: { ok: false, problem: `the arguments could not be read (${messageOf(error)})` } }
-  }
-}
 
-
-function stageFailure(error: unknown) {
-  if (error instanceof PipelineError) return failure(PIPELINE_FAILED, error.message, error.stage, error.plugin)
-  return internalFailure(error)
-}
-
-function internalFailure(error: unknown) {
-  return failure(PIPELINE_FAILED, `internal error in rein's pipeline: ${messageOf(error)}`, 'kernel')
-}
-
-/** A decision kind the kernel does not know: never fall open. */
-function unreachable(decision: never, stage: string) {
-  return failure(PIPELINE_FAILED, `${stage} decided ${JSON.stringify(readSafely(decision, 'kind'))}, which the kernel does not know`, stage)
-}
-
-/** A success turned `ABORTED` by the caller's abort keeps the additional context it already had. */
-function abortedFrom(result: ToolExecutionResult): ToolExecutionResult {
-  const aborted = failure(ABORTED, Messages.aborted)
-  return result.additionalContexts?.length ? trusted({ ...aborted, additionalContexts: result.additionalContexts }) : aborted
-}
-
-/**
- * What a call the kernel gave up on (its caller aborted `abandonAfterMs` ago) settles with:
- * the failure it had already reached; `ABORTED` if its body had started (or had succeeded);
- * `ABORTED_BEFORE_DISPATCH` if it never reached its body (a hook or an approval still pending).
- */
-function abandoned(exec: Exec): ToolExecutionResult {
-  const { outcome, bodyStarted } = exec[CALL]
-  if (outcome?.isError) return outcome
-  if (outcome) return abortedFrom(outcome)
-  return bodyStarted ? failure(ABORTED, Messages.aborted, 'Abandoned') : failure(ABORTED_BEFORE_DISPATCH, Messages.abortedBeforeDispatch, 'Abandoned')
-}
-
-/** Applies a (checked) post-execute decision. A deny or failure stays an error whatever is accepted. */
-function applyPost(result: ToolExecutionResult, decision: PostToolDecision): ToolExecutionResult {
-  switch (decision.kind) {
-    case 'block':
-      return failure(TOOL_BLOCKED, decision.feedback)
-    case 'accept': {
-      let out = result
-      if (decision.content) out = { ...out, content: decision.content }
-      if (decision.value !== undefined && !out.isError) out = { ...out, value: decision.value }
-      if (decision.additionalContexts?.length) {
-        out = { ...out, additionalContexts: [...(out.additionalContexts ?? []), ...decision.additionalContexts] }
-      }
-      return out
-    }
-    default:
-      return unreachable(decision, 'tools/post-execute')
-  }
-}

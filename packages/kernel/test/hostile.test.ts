@@ -2,7 +2,7 @@ import type { Context } from 'cordis'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import fc from 'fast-check'
 import { INVALID_ARGS, PIPELINE_FAILED, TOOL_DENIED, TOOL_FAILED, defineTool, readArguments, snapshot } from '../src/index.js'
-import { freezeParsedArguments } from '../src/json.js'
+import { freezeParsedArguments } from '../src/arguments.js'
 import { call, code, echoTool, firstText, hostileValues, makeKernel, plug } from './helpers.js'
 
 const hostile = hostileValues()
