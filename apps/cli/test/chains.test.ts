@@ -29,6 +29,7 @@ describe('rein chains', () => {
       'tools/execute       outer > cache > retry > timeout-policy > inner > (tool body)',
       'tools/post-execute  spill > outer > inner > (default: accept)',
       'tools/result        outer > audit > inner > (observers, in order)',
+      'tools/hand-off      audit > (all settled, then the caller)',
     ])
   })
 

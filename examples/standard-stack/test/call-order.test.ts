@@ -22,10 +22,10 @@ const DECIDE = [
 ]
 
 /** Everything after the execute stage. */
-const FINISH = ['spill:post-execute:enter', 'spill:post-execute:exit', 'audit:result']
+const FINISH = ['spill:post-execute:enter', 'spill:post-execute:exit', 'audit:result', 'audit:hand-off']
 
 describe('the handlers of one call, in order', () => {
-  it('runs pre-execute, the guard, the execute onion around the body, post-execute, then the observer', async () => {
+  it('runs pre-execute, the guard, the execute onion around the body, post-execute, then the observer and the hold', async () => {
     const h = await tracedHarness()
     expect(h.ctx.tools.chain('tools/execute')).toEqual(['cache', 'retry', 'timeout-policy']) // tracing renames nothing
     await h.call('echo', { text: 'hi' })

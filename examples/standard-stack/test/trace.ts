@@ -1,6 +1,6 @@
 // A tracer for stack entries: the wrapped plugin is applied with a context whose `ctx.on` and
 // `ctx.tools.guard` wrap every handler it registers, so each run pushes
-// `<plugin>:<hook>:enter` / `:exit` (observers and guards push one `<plugin>:<hook>`).
+// `<plugin>:<hook>:enter` / `:exit` (observers, holds and guards push one `<plugin>:<hook>`).
 // The handler is still registered on the plugin's own context, so chains name the plugin.
 import type { Context } from 'cordis'
 import type { Guard } from '@rein/kernel'
@@ -13,6 +13,7 @@ const SHORT: Record<string, string> = {
   'tools/execute': 'execute',
   'tools/post-execute': 'post-execute',
   'tools/result': 'result',
+  'tools/hand-off': 'hand-off',
 }
 
 /** `entry` with its plugin's apply traced into `log`. */
@@ -41,7 +42,7 @@ function spyContext(ctx: Context, name: string, log: string[]): Context {
 }
 
 function wrap(label: string, hook: string, handler: Handler, log: string[]): Handler {
-  if (hook === 'tools/result') {
+  if (hook === 'tools/result' || hook === 'tools/hand-off') {
     return function (this: unknown, ...args) {
       log.push(label)
       return handler.apply(this, args)

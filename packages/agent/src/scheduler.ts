@@ -314,6 +314,14 @@ class Batch implements SlotOwner {
   }
 
   /**
+   * The call's result is final: the next call may take its post turn now, while a
+   * `tools/hand-off` hold (the audit's write) still keeps this result from the batch.
+   */
+  postEnded(slot: Slot): void {
+    this.guard(() => this.post.finish(slot.plan.index))
+  }
+
+  /**
    * The call's options: the run's own signal (started calls see its abort directly), and the
    * slot as the kernel's stage callbacks, which order pre- and post-execute across the batch.
    */

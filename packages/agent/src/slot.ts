@@ -17,6 +17,7 @@ export interface SlotOwner {
   bodyStarted(slot: Slot): void
   bodyEnded(slot: Slot): void
   postTurn(slot: Slot): Promise<void>
+  postEnded(slot: Slot): void
 }
 
 /** The scheduler's record of one call. */
@@ -47,5 +48,9 @@ export class Slot implements StageCallbacks {
 
   postTurn(): Promise<void> {
     return this.owner.postTurn(this)
+  }
+
+  postEnd(): void {
+    this.owner.postEnded(this)
   }
 }

@@ -6,9 +6,14 @@ import { callMessage, scripted, toolCall, validateTranscript } from '@rein/testi
 import { createAgent, memorySession, type SessionEntry } from '../src/index.js'
 import { kernelContext, settle } from './helpers.js'
 
-interface CallSpec { safe: boolean, ticks: number, fails: boolean, deps: number[], refs: boolean }
+/** `holdTicks`: how long a `tools/hand-off` hold keeps the call's result from the agent (0: no hold). */
+interface CallSpec { safe: boolean, ticks: number, fails: boolean, deps: number[], refs: boolean, holdTicks: number }
 interface BatchSpec { calls: CallSpec[], cap: number, abortAt: number | null }
-type Mark = { kind: 'start' | 'end' | 'final' | 'pre-in' | 'post-in' | 'post-out', index: number }
+/**
+ * `final`: the kernel fixed the call's result (its `tools/result` observers ran); `call-end`:
+ * the agent has the result (after any `tools/hand-off` hold), which is when dependents may use it.
+ */
+type Mark = { kind: 'start' | 'end' | 'final' | 'call-end' | 'pre-in' | 'post-in' | 'post-out', index: number }
 
 const batchArb: fc.Arbitrary<BatchSpec> = fc.integer({ min: 1, max: 9 }).chain((n) => fc.record({
   calls: fc.array(fc.record({
@@ -17,6 +22,7 @@ const batchArb: fc.Arbitrary<BatchSpec> = fc.integer({ min: 1, max: 9 }).chain((
     fails: fc.integer({ min: 0, max: 9 }).map((x) => x < 2),
     deps: fc.uniqueArray(fc.nat(n - 1), { maxLength: 3 }),
     refs: fc.boolean(),
+    holdTicks: fc.nat(3),
   }), { minLength: n, maxLength: n }),
   cap: fc.integer({ min: 1, max: 4 }),
   abortAt: fc.option(fc.nat(4 * n), { nil: null }),
@@ -69,7 +75,11 @@ async function runBatch(spec: BatchSpec) {
         mark('post-out', indexOf(exec))
         return next()
       })
-      c.on('agent/call-end', (event) => mark('final', event.index))
+      c.on('tools/result', (exec: ToolExec) => mark('final', indexOf(exec)))
+      c.on('tools/hand-off', async (exec: ToolExec) => {
+        for (let i = 0; i < spec.calls[indexOf(exec)].holdTicks; i++) await settle()
+      })
+      c.on('agent/call-end', (event) => mark('call-end', event.index))
     },
   })
   await ctx.start()
@@ -101,7 +111,7 @@ function check(spec: BatchSpec, { outcome, trace, entries }: Awaited<ReturnType<
       running++
       expect(running).toBeLessThanOrEqual(spec.cap)
       const { safe, deps } = spec.calls[m.index]
-      for (const d of deps) expect(position(trace, 'final', d), `c${m.index} started before dep c${d} was final`).toBeLessThan(at)
+      for (const d of deps) expect(position(trace, 'call-end', d), `c${m.index} started before dep c${d} reached the agent`).toBeLessThan(at)
       for (let j = 0; j < m.index; j++) {
         if (safe && spec.calls[j].safe) continue
         expect(position(trace, 'final', j), `c${m.index} started before its barrier c${j} was final`).toBeLessThan(at)

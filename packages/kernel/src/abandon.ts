@@ -55,17 +55,19 @@ const noop = () => {}
 
 /**
  * Waits for `work` (a rejection becomes `failed(error)`), or, from `ms` after `signal` aborts,
- * for `giveUp()` instead. One promise per call: it runs for every call with a signal.
+ * for `giveUp()` instead; either may answer a promise, which is then waited for. One promise
+ * per call: it runs for every call with a signal.
  */
 export function settleWithin<T>(
-  watch: AbortWatch, work: Promise<T>, failed: (error: unknown) => T, signal: AbortSignal, ms: number, giveUp: () => T,
+  watch: AbortWatch, work: Promise<T>, failed: (error: unknown) => T | PromiseLike<T>, signal: AbortSignal, ms: number,
+  giveUp: () => T | PromiseLike<T>,
 ): Promise<T> {
   return new Promise<T>((resolve) => {
     let timer: ReturnType<typeof setTimeout> | undefined
     const cancel = watch.on(signal, () => {
       timer = setTimeout(() => resolve(giveUp()), ms)
     })
-    const settle = (value: T) => {
+    const settle = (value: T | PromiseLike<T>) => {
       cancel()
       if (timer !== undefined) clearTimeout(timer)
       resolve(value)

@@ -4,9 +4,9 @@
  * function of that hook only, so a call pays for composition once per change, not per call.
  */
 import type { ChainEntry } from './compose.js'
-import { HOOK_NAMES, type HookName, type OnionHooks, type ResultObserver } from './hooks.js'
+import { HOOK_NAMES, type HandOffHandler, type HookName, type OnionHooks, type ResultObserver } from './hooks.js'
 
-type HandlerOf<K extends HookName> = K extends keyof OnionHooks ? OnionHooks[K] : ResultObserver
+type HandlerOf<K extends HookName> = K extends keyof OnionHooks ? OnionHooks[K] : K extends 'tools/hand-off' ? HandOffHandler : ResultObserver
 
 /** The handlers of every hook, and a cache of whatever is derived from each list. */
 export class Chains {

@@ -1,5 +1,5 @@
 /**
- * The hook contract: the four names a plugin registers with `ctx.on(...)`, what each one may
+ * The hook contract: the five names a plugin registers with `ctx.on(...)`, what each one may
  * do, and the types the compiler holds handlers to. The kernel takes these listeners into its
  * own chains (see `chains.ts`), so registration order is onion order: the first registered is
  * the outermost, and `ctx.on(name, handler, { prepend: true })` makes a handler outermost.
@@ -50,6 +50,18 @@ export type PostExecuteHandler = (
  */
 export type ResultObserver = (exec: ToolExec, result: ToolExecutionResult) => void
 
+/**
+ * `tools/hand-off` — hold a finished call's result until a record of it is safe.
+ * Runs after: the `tools/result` observers, once per call, with the same frozen result.
+ * Runs before: the caller gets the result.
+ * May: return a promise; the caller gets the result once every promise returned for it has
+ * settled. A throw or a rejection is contained and logged, and the result goes on unchanged:
+ * a hold can delay a result, never change or withhold it. The promise must settle (the kernel
+ * does not time it): it is for records that must be durable before anyone sees the result,
+ * such as the audit plugin's lines, written once per group of calls. Anything else observes.
+ */
+export type HandOffHandler = (exec: ToolExec, result: ToolExecutionResult) => PromiseLike<unknown> | void
+
 /** The onion hooks, by name. */
 export interface OnionHooks {
   'tools/pre-execute': PreExecuteHandler
@@ -60,19 +72,22 @@ export interface OnionHooks {
 /**
  * How the kernel runs each hook, as data (one row per hook; `Record<HookName, ...>` keeps the
  * table complete): an onion's `next()` re-entry rule and what its innermost layer answers
- * when every handler calls `next()`, or an observer that may only watch.
+ * when every handler calls `next()`; an observer that may only watch; or a hold that may
+ * only delay the hand-off of a result.
  */
 export const HOOKS = {
   'tools/pre-execute': { kind: 'onion', reentry: 'once', innermost: 'allow' },
   'tools/execute': { kind: 'onion', reentry: 'sequential', innermost: 'the tool body' },
   'tools/post-execute': { kind: 'onion', reentry: 'once', innermost: 'accept' },
   'tools/result': { kind: 'observer' },
-} as const satisfies Record<keyof OnionHooks | 'tools/result', HookRule>
+  'tools/hand-off': { kind: 'hold' },
+} as const satisfies Record<keyof OnionHooks | 'tools/result' | 'tools/hand-off', HookRule>
 
 /** One row of `HOOKS`. */
 export type HookRule =
   | { readonly kind: 'onion', readonly reentry: 'once' | 'sequential', readonly innermost: string }
   | { readonly kind: 'observer' }
+  | { readonly kind: 'hold' }
 
 /** Every hook name the kernel intercepts. */
 export const HOOK_NAMES: Record<HookName, 1> = Object.fromEntries(Object.keys(HOOKS).map((name) => [name, 1])) as Record<HookName, 1>
@@ -80,4 +95,4 @@ export const HOOK_NAMES: Record<HookName, 1> = Object.fromEntries(Object.keys(HO
 export type HookName = keyof typeof HOOKS
 
 /** The pipeline stage names used in `PIPELINE_FAILED` results' `error.info.name`. */
-export type Stage = keyof OnionHooks | 'guard' | 'approval' | 'tools/result' | 'startup' | 'kernel'
+export type Stage = keyof OnionHooks | 'guard' | 'approval' | 'tools/result' | 'tools/hand-off' | 'startup' | 'kernel'

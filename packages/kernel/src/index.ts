@@ -21,7 +21,7 @@ export { Config, DEFAULT_ABANDON_AFTER_MS, type KernelConfig } from './config.js
 export * from './codes.js'
 export * from './types.js'
 export * from './model.js'
-export type { PreExecuteHandler, ExecuteHandler, PostExecuteHandler, ResultObserver, OnionHooks, HookName, Stage } from './hooks.js'
+export type { PreExecuteHandler, ExecuteHandler, PostExecuteHandler, ResultObserver, HandOffHandler, OnionHooks, HookName, Stage } from './hooks.js'
 export { HOOK_NAMES, HOOKS, type HookRule } from './hooks.js'
 export { defineTool, renderValue, type ToolDefinition, type JsonSchema } from './define-tool.js'
 export { ToolService, toolServiceOf } from './service.js'

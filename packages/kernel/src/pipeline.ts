@@ -20,6 +20,7 @@ import { deepFreeze, PROTO_KEY_PROBLEM, snapshot } from './json.js'
 import { postDecisionOf, preDecisionOf, resultOf } from './normalize.js'
 import { abandoned, abortedFrom, applyPost, guardDenial, guardFailure, internalFailure, stageFailure, unreachable } from './outcomes.js'
 import type { ApprovalService } from './approval.js'
+import type { HandOffHandler } from './hooks.js'
 import type { RegisteredTool, ToolRegistry } from './registry.js'
 import { failure, finalizeContent } from './results.js'
 import { closedMessage, type StartupProblem } from './startup.js'
@@ -263,10 +264,12 @@ export class Pipeline {
   }
 
   /**
-   * Finalizes content, attaches meta, freezes, and lets the observers see it: once per call.
-   * A second final word (the real outcome arriving after the call was abandoned) is dropped.
+   * Finalizes content, attaches meta, freezes, lets the observers see it, and hands it on:
+   * once per call. The result itself when no `tools/hand-off` handler holds it, else a promise
+   * of it that settles once every hold has. A second final word (the real outcome arriving
+   * after the call was abandoned) is dropped.
    */
-  private final(exec: Exec, result: ToolExecutionResult): ToolExecutionResult {
+  private final(exec: Exec, result: ToolExecutionResult): Final {
     const record = exec[CALL]
     if (record.final) return record.final
     let out: ToolExecutionResult
@@ -281,20 +284,52 @@ export class Pipeline {
       out = internalFailure(error)
     }
     record.final = out
-    for (const observer of this.deps.chains.derive('tools/result', (entries) => entries)) {
-      const warn = (error: unknown) => {
-        try {
-          this.deps.warn(`tools/result observer of plugin "${observer.plugin}" failed: ${messageOf(error)}`)
-        } catch { /* a logger that throws cannot be told anything */ }
-      }
-      try {
-        const returned: unknown = observer.handler.call(observer.owner, exec, out)
-        if (typeof readSafely(returned, 'then') === 'function') Promise.resolve(returned).then(undefined, warn)
-      } catch (error) {
-        warn(error)
-      }
+    try {
+      record.stages?.postEnd?.()
+    } catch (error) {
+      this.failed('the caller\'s postEnd stage callback', undefined, error)
     }
-    return out
+    for (const observer of this.deps.chains.derive('tools/result', (entries) => entries)) {
+      const returned = this.invoke('tools/result observer', observer, exec, out)
+      if (returned !== undefined) Promise.resolve(returned).then(undefined, (error) => this.failed('tools/result observer', observer.plugin, error))
+    }
+    const holds = this.deps.chains.derive('tools/hand-off', (entries) => entries)
+    return holds.length === 0 ? out : this.handOff(exec, out, holds)
+  }
+
+  /** `tools/hand-off`: the holds of `out`, then `out` itself, whatever the holds did. */
+  private handOff(exec: Exec, out: ToolExecutionResult, holds: readonly ChainEntry<HandOffHandler>[]): Final {
+    let waiting: Promise<unknown>[] | undefined
+    for (const hold of holds) {
+      const returned = this.invoke('tools/hand-off handler', hold, exec, out)
+      if (returned === undefined) continue
+      const contained = Promise.resolve(returned).then(undefined, (error) => this.failed('tools/hand-off handler', hold.plugin, error))
+      ;(waiting ??= []).push(contained)
+    }
+    if (waiting === undefined) return out
+    const done = () => out
+    return (waiting.length === 1 ? waiting[0]! : Promise.all(waiting)).then(done, done)
+  }
+
+  /**
+   * Calls an observer or a hold with the final result; a throw is logged, never passed on.
+   * Answers the thenable it returned (to be awaited or watched for a rejection), else undefined.
+   */
+  private invoke(what: string, entry: ChainEntry<(exec: ToolExec, out: ToolExecutionResult) => unknown>, exec: Exec, out: ToolExecutionResult) {
+    try {
+      const returned: unknown = entry.handler.call(entry.owner, exec, out)
+      return typeof readSafely(returned, 'then') === 'function' ? returned as PromiseLike<unknown> : undefined
+    } catch (error) {
+      this.failed(what, entry.plugin, error)
+      return undefined
+    }
+  }
+
+  /** Logs what failed after the result was final; a logger that throws cannot be told anything. */
+  private failed(what: string, plugin: string | undefined, error: unknown): void {
+    try {
+      this.deps.warn(`${what}${plugin === undefined ? '' : ` of plugin "${plugin}"`} failed: ${messageOf(error)}`)
+    } catch { /* nothing left to tell */ }
   }
 
   private preChain() {
@@ -324,8 +359,11 @@ export class Pipeline {
   }
 }
 
-/** A settled promise of `result` (one allocation, no microtask hop to reach it). */
-function settled(result: ToolExecutionResult): Promise<ToolExecutionResult> {
+/** A call's final word: the result, or (while a `tools/hand-off` hold has it) a promise of it. */
+type Final = ToolExecutionResult | Promise<ToolExecutionResult>
+
+/** A promise of a final word (for a result already there: one allocation, no microtask hop). */
+function settled(result: Final): Promise<ToolExecutionResult> {
   return Promise.resolve(result)
 }
 

@@ -9,7 +9,7 @@ import { Chains } from './chains.js'
 import { interceptListeners, pluginName, unproxied, untraced } from './cordis-internals.js'
 import type { ChainEntry } from './compose.js'
 import type { ToolDefinition } from './define-tool.js'
-import type { HookName, OnionHooks, ResultObserver } from './hooks.js'
+import type { HandOffHandler, HookName, OnionHooks, ResultObserver } from './hooks.js'
 import type { ToolSpec } from './model.js'
 import { modeOf, modeWithoutArguments } from './concurrency.js'
 import type { ApprovalPrompt, ApprovalService } from './approval.js'
@@ -30,6 +30,7 @@ declare module 'cordis' {
     'tools/execute': OnionHooks['tools/execute']
     'tools/post-execute': OnionHooks['tools/post-execute']
     'tools/result': ResultObserver
+    'tools/hand-off': HandOffHandler
   }
 }
 
@@ -136,7 +137,7 @@ export class ToolService extends Service {
   }
 
   /** The names of the plugins on one hook (or the guards), outermost first. */
-  chain(name: keyof OnionHooks | 'tools/result' | 'guards'): string[] {
+  chain(name: HookName | 'guards'): string[] {
     const { chains, guards } = this[CORE]
     return (name === 'guards' ? guards : chains.list(name)).map((entry) => entry.plugin)
   }

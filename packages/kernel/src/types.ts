@@ -115,6 +115,12 @@ export interface StageCallbacks {
   bodyEnd?(): void
   /** Post-execute is about to run for this call; the kernel waits for the returned promise. */
   postTurn?(): Promise<void> | void
+  /**
+   * The call's result is final (post-execute is over, or was never due): called once, before
+   * the `tools/result` observers and the `tools/hand-off` holds, which may keep the result a
+   * little longer. A throw is logged and changes nothing.
+   */
+  postEnd?(): void
 }
 
 /** How the scheduler may run a call: alongside others, or alone. */

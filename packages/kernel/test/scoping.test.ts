@@ -10,12 +10,13 @@ describe('plugin scoping', () => {
       ctx.on('tools/execute', async (_e, next) => next())
       ctx.on('tools/post-execute', async (_e, _r, next) => next())
       ctx.on('tools/result', () => {})
+      ctx.on('tools/hand-off', () => {})
       ctx.tools.guard(() => undefined)
       ctx.tools.register(echoTool({ name: `${name}_tool` }))
     }
     const a = await plug(ctx, 'a', register('a'))
     await plug(ctx, 'b', register('b'))
-    const hooks = ['tools/pre-execute', 'tools/execute', 'tools/post-execute', 'tools/result', 'guards'] as const
+    const hooks = ['tools/pre-execute', 'tools/execute', 'tools/post-execute', 'tools/result', 'tools/hand-off', 'guards'] as const
     for (const hook of hooks) expect(ctx.tools.chain(hook)).toEqual(['a', 'b'])
     a.dispose()
     for (const hook of hooks) expect(ctx.tools.chain(hook)).toEqual(['b'])

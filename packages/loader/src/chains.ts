@@ -6,7 +6,7 @@
 import type { Context } from 'cordis'
 
 /** The stages, in the order a call goes through them. */
-export const CHAIN_NAMES = ['tools/pre-execute', 'guards', 'tools/execute', 'tools/post-execute', 'tools/result'] as const
+export const CHAIN_NAMES = ['tools/pre-execute', 'guards', 'tools/execute', 'tools/post-execute', 'tools/result', 'tools/hand-off'] as const
 
 export type ChainName = typeof CHAIN_NAMES[number]
 
@@ -24,6 +24,7 @@ const INNER: Record<ChainName, string> = {
   'tools/execute': 'tool body',
   'tools/post-execute': 'default: accept',
   'tools/result': 'observers, in order',
+  'tools/hand-off': 'all settled, then the caller',
 }
 
 /** Each hook's onion order with the owning plugins' names. Throws when `ctx` has no kernel. */

@@ -25,7 +25,7 @@ async function contextWith(...plugins: { name: string, hooks: string[] }[]) {
 describe('describeChains', () => {
   it('lists each hook in pipeline order with its plugins, outermost first', async () => {
     const ctx = await contextWith(
-      { name: 'audit', hooks: ['tools/pre-execute', 'tools/result'] },
+      { name: 'audit', hooks: ['tools/pre-execute', 'tools/result', 'tools/hand-off'] },
       { name: 'guard', hooks: ['tools/pre-execute', 'guards'] },
       { name: 'cache', hooks: ['tools/execute'] },
       { name: 'retry', hooks: ['tools/execute'] },
@@ -37,6 +37,7 @@ describe('describeChains', () => {
       ['tools/execute', ['cache', 'retry']],
       ['tools/post-execute', ['spill']],
       ['tools/result', ['audit']],
+      ['tools/hand-off', ['audit']],
     ])
     await ctx.stop()
   })
@@ -49,6 +50,7 @@ describe('describeChains', () => {
       'tools/execute       cache > retry > (tool body)',
       'tools/post-execute  (default: accept)',
       'tools/result        (observers, in order)',
+      'tools/hand-off      (all settled, then the caller)',
     ])
     await ctx.stop()
   })

@@ -84,6 +84,7 @@ describe('a harness of the standard packages', () => {
       'tools/execute       cache > retry > timeout-policy > (tool body)',
       'tools/post-execute  spill > (default: accept)',
       'tools/result        audit > (observers, in order)',
+      'tools/hand-off      audit > (all settled, then the caller)',
     ])
 
     const outcome = await harness.agent.run('read my notes')

@@ -1,8 +1,9 @@
 /**
  * Wires the audit log into the kernel: one `tools/result` observer that appends a line per
- * finished call, with the pre-execute decision the kernel acted on (`preExecuteDecisionOf`).
- * It registers no handler in any onion, so it cannot change or block a call; a failure to
- * write is reported once and never reaches a result.
+ * finished call, with the pre-execute decision the kernel acted on (`preExecuteDecisionOf`),
+ * and one `tools/hand-off` hold that keeps each result from its caller until its line is
+ * written. It registers no handler in any onion, so it cannot change or block a call; a
+ * failure to write is reported once, and never withholds or reaches a result.
  */
 import { resolve } from 'node:path'
 import type { Context } from 'cordis'
@@ -17,7 +18,7 @@ export const name = 'audit'
 /** Applied after the kernel, whose `ctx.tools` it hooks into. */
 export const inject = ['tools']
 
-/** Registers the result observer for as long as the plugin lives. */
+/** Registers the result observer and the hold for as long as the plugin lives. */
 export function apply(ctx: Context, config: AuditConfig) {
   const file = resolve(process.cwd(), config.file)
   const logger = ctx.logger(name)
@@ -37,4 +38,5 @@ export function apply(ctx: Context, config: AuditConfig) {
     }
     appender.append(line)
   })
+  ctx.on('tools/hand-off', () => appender.written())
 }

@@ -1,31 +1,31 @@
 /**
  * Appends lines to the audit file, in the order they are given, with one `write` per group of
- * lines on a descriptor opened O_APPEND. A line is written in the same microtask checkpoint as
- * `append`: the first line of a group queues the write as a microtask, and lines appended
- * before it runs join it (a batch of parallel calls settles in one checkpoint, so its lines
- * cost one system call instead of one each). Nothing outside can see a call's result before its
- * line is written: `tools/result` observers run as the kernel finalizes a result, and the
- * promise that hands the result on resolves after the microtask already queued. `close()`
- * writes what is pending; nothing is pending once the microtask queue has drained. The descriptor is held open (opening and
+ * lines on a descriptor opened O_APPEND. A group is every line appended until the microtask
+ * queue drains: the first line of a group schedules the write with `process.nextTick`, which
+ * runs once the microtasks queued so far (and those they queue) have run, so the calls of a
+ * batch that settle one microtask apart share one system call instead of making one each.
+ * `written()` is the promise that the pending group is on disk; the plugin hands it to the
+ * kernel as a `tools/hand-off` hold, so nobody sees a call's result before its line is
+ * written. `close()` writes what is pending. The descriptor is held open (opening and
  * closing per line cost more than the rest of a call) and reopened when the path no longer
  * names the file it holds (rotated away or deleted), checked at most once a second: lines in
  * that second land in the rotated file, and none is dropped unless the file was deleted. The
- * parent directory is created (0700) on first use, the file 0600. A failure never throws: the
- * first is reported through `warn`, later ones are silent, and every later line is attempted.
+ * parent directory is created (0700) on first use, the file 0600. A failure never throws and
+ * never holds a result back: the first is reported through `warn`, later ones are silent, and
+ * every later line is attempted.
  */
 import { closeSync, fstatSync, statSync, writeSync } from 'node:fs'
 import { dirname } from 'node:path'
 import { makePrivateDirSync, openPrivateForAppendSync } from './private-file.js'
 
-/** Queues microtasks (see `append`). */
-const RESOLVED = Promise.resolve()
-
 /** How often the held descriptor is checked against the path, at most. */
 const RECHECK_MS = 1000
 
-/** An appender: `append(line)` and `close()`. */
+/** An appender: `append(line)`, `written()` and `close()`. */
 export interface Appender {
   append(line: string): void
+  /** The promise that every line appended so far is written (or failed to be); undefined when none is pending. */
+  written(): Promise<void> | undefined
   /** Writes the pending lines, then closes the held descriptor (the next append reopens it). */
   close(): void
 }
@@ -62,11 +62,16 @@ export function createAppender(file: string, warn: (message: string) => void, no
     return fd
   }
   let pending: string[] = []
+  let group: Promise<void> | undefined
+  let release: (() => void) | undefined
   const flush = () => {
     if (pending.length === 0) return
     const text = pending.length === 1 ? `${pending[0]}\n` : `${pending.join('\n')}\n`
+    const done = release
     pending = []
+    group = release = undefined
     write(text)
+    done?.()
   }
   const write = (text: string) => {
     try {
@@ -76,14 +81,18 @@ export function createAppender(file: string, warn: (message: string) => void, no
       if (warned) return
       warned = true
       const reason = error instanceof Error ? error.message : String(error)
-      warn(`cannot append to the audit file ${file}: ${reason}; audit lines are being lost (reported once)`)
+      try {
+        warn(`cannot append to the audit file ${file}: ${reason}; audit lines are being lost (reported once)`)
+      } catch { /* a logger that throws cannot be told; the hold still settles */ }
     }
   }
   return {
     append(line) {
-      // A resolved promise's `then`, not `queueMicrotask`: Node makes an AsyncResource per
-      // queueMicrotask call. `flush` never throws.
-      if (pending.push(line) === 1) void RESOLVED.then(flush)
+      if (pending.push(line) === 1) process.nextTick(flush)
+    },
+    written() {
+      if (pending.length === 0) return undefined
+      return group ??= new Promise<void>((resolve) => { release = resolve })
     },
     close() {
       flush()

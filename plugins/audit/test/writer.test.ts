@@ -1,4 +1,4 @@
-import { readFileSync, renameSync, statSync } from 'node:fs'
+import { existsSync, mkdirSync, readFileSync, renameSync, statSync } from 'node:fs'
 import { chmod, mkdir, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it, vi } from 'vitest'
@@ -104,18 +104,42 @@ describe('the audit file', () => {
 })
 
 describe('the appender behind it', () => {
-  it('writes the lines of one microtask checkpoint together, in order, before it ends, to a 0600 file it keeps open', async () => {
+  it('writes the lines appended until the microtask queue drains with one write, in order, to a 0600 file it keeps open', async () => {
     const file = join(await tempDir(), 'logs', 'audit.jsonl')
     const appender = audit.createAppender(file, () => {})
+    expect(appender.written()).toBeUndefined()
     appender.append('one')
+    const first = appender.written()!
+    // Lines appended microtasks apart (calls settling one after another) join the same group.
+    await Promise.resolve()
     appender.append('two')
-    // This continuation was queued after the write: the lines are there when it runs.
-    await Promise.resolve()
+    expect(appender.written()).toBe(first)
+    expect(existsSync(file)).toBe(false)
+    await first
     expect(readFileSync(file, 'utf8')).toBe('one\ntwo\n')
+    expect(appender.written()).toBeUndefined()
     appender.append('three')
-    await Promise.resolve()
+    await appender.written()
     expect(readFileSync(file, 'utf8')).toBe('one\ntwo\nthree\n')
     expect(statSync(file).mode & 0o777).toBe(0o600)
+    appender.close()
+  })
+
+  it('settles written() even when the write fails and the warning throws', async () => {
+    const dir = await tempDir()
+    mkdirSync(join(dir, 'audit.jsonl')) // a folder where the file should be: every write fails
+    const warned: string[] = []
+    const appender = audit.createAppender(join(dir, 'audit.jsonl'), (message) => {
+      warned.push(message)
+      throw new Error('logger down')
+    })
+    appender.append('lost')
+    await appender.written()
+    expect(warned).toHaveLength(1)
+    expect(warned[0]).toContain('cannot append to the audit file')
+    appender.append('also lost')
+    await appender.written()
+    expect(warned).toHaveLength(1)
     appender.close()
   })
 
@@ -133,13 +157,13 @@ describe('the appender behind it', () => {
     let clock = 0
     const appender = audit.createAppender(file, () => {}, () => clock)
     appender.append('before')
-    await Promise.resolve()
+    await appender.written()
     renameSync(file, join(dir, 'audit.jsonl.1'))
     appender.append('in the same second')
-    await Promise.resolve()
+    await appender.written()
     clock += 1000
     appender.append('after')
-    await Promise.resolve()
+    await appender.written()
     expect(readFileSync(join(dir, 'audit.jsonl.1'), 'utf8')).toBe('before\nin the same second\n')
     expect(readFileSync(file, 'utf8')).toBe('after\n')
     appender.close()
