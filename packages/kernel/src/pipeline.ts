@@ -297,18 +297,24 @@ export class Pipeline {
     return holds.length === 0 ? out : this.handOff(exec, out, holds)
   }
 
-  /** `tools/hand-off`: the holds of `out`, then `out` itself, whatever the holds did. */
+  /**
+   * `tools/hand-off`: the holds of `out`, then `out` itself, whatever the holds did. One
+   * promise per hold that answered one (a rejection logged in the same step), one more when
+   * several did.
+   */
   private handOff(exec: Exec, out: ToolExecutionResult, holds: readonly ChainEntry<HandOffHandler>[]): Final {
-    let waiting: Promise<unknown>[] | undefined
+    let waiting: Promise<ToolExecutionResult>[] | undefined
     for (const hold of holds) {
       const returned = this.invoke('tools/hand-off handler', hold, exec, out)
       if (returned === undefined) continue
-      const contained = Promise.resolve(returned).then(undefined, (error) => this.failed('tools/hand-off handler', hold.plugin, error))
+      const contained = Promise.resolve(returned).then(() => out, (error) => {
+        this.failed('tools/hand-off handler', hold.plugin, error)
+        return out
+      })
       ;(waiting ??= []).push(contained)
     }
     if (waiting === undefined) return out
-    const done = () => out
-    return (waiting.length === 1 ? waiting[0]! : Promise.all(waiting)).then(done, done)
+    return waiting.length === 1 ? waiting[0]! : Promise.all(waiting).then(() => out)
   }
 
   /**
