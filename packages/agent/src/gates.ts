@@ -25,9 +25,9 @@ export class PreGate {
     this.queue.push(index)
   }
 
-  /** Resolves when `index` is at the head of the queue. */
-  turn(index: number): Promise<void> {
-    if (this.queue[this.head] === index) return Promise.resolve()
+  /** Undefined when `index` is at the head of the queue now, else a promise that resolves when it is. */
+  turn(index: number): Promise<void> | undefined {
+    if (this.queue[this.head] === index) return undefined
     return new Promise((resolve) => { this.waiters[index] = resolve })
   }
 
@@ -63,13 +63,21 @@ export class PostGate {
     return this.front
   }
 
-  /** Resolves when call `index` may run post-execute. `early`: others depend on it. */
-  enter(index: number, early: boolean): Promise<void> {
-    return new Promise((resolve) => {
-      if (early) this.early.push({ index, resolve })
-      else this.inOrder[index] = resolve
-      this.dispatch()
-    })
+  /**
+   * Undefined when call `index` may run post-execute now, else a promise that resolves when it
+   * may. `early`: others depend on it. (Most calls are let in at once: they cost no promise.)
+   */
+  enter(index: number, early: boolean): Promise<void> | undefined {
+    let admitted = false
+    let wake: (() => void) | undefined
+    const resolve = () => {
+      if (wake) wake()
+      else admitted = true
+    }
+    if (early) this.early.push({ index, resolve })
+    else this.inOrder[index] = resolve
+    this.dispatch()
+    return admitted ? undefined : new Promise((settle) => { wake = settle })
   }
 
   /** Call `index` is final (or will never run): frees the mutex if it held it, moves the frontier. */

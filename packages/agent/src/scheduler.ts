@@ -181,9 +181,12 @@ class Batch implements SlotOwner {
         })
       }
       const options = this.optionsFor(slot)
-      result = code !== undefined
-        ? tools.settle(call, code, message!, options)
-        : this.pre.turn(index).then(() => tools.execute(call, options))
+      if (code !== undefined) {
+        result = tools.settle(call, code, message!, options)
+      } else {
+        const waiting = this.pre.turn(index)
+        result = waiting === undefined ? tools.execute(call, options) : waiting.then(() => tools.execute(call, options))
+      }
     } catch (error) {
       return this.lost(slot, error)
     }
@@ -307,7 +310,7 @@ class Batch implements SlotOwner {
   }
 
   /** The call reached post-execute: resolves on its post turn (early when others depend on it). */
-  postTurn(slot: Slot): Promise<void> {
+  postTurn(slot: Slot): Promise<void> | undefined {
     this.leavePre(slot)
     this.guard(() => this.leavePool(slot))
     return this.post.enter(slot.plan.index, slot.plan.dependents.length > 0)

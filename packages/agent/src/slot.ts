@@ -16,7 +16,7 @@ export type SlotState = 'waiting' | 'queued' | 'started' | 'final' | 'abandoned'
 export interface SlotOwner {
   bodyStarted(slot: Slot): void
   bodyEnded(slot: Slot): void
-  postTurn(slot: Slot): Promise<void>
+  postTurn(slot: Slot): Promise<void> | undefined
   postEnded(slot: Slot): void
 }
 
@@ -46,7 +46,7 @@ export class Slot implements StageCallbacks {
     this.owner.bodyEnded(this)
   }
 
-  postTurn(): Promise<void> {
+  postTurn(): Promise<void> | undefined {
     return this.owner.postTurn(this)
   }
 

@@ -2,12 +2,23 @@ import { describe, expect, it } from 'vitest'
 import { PostGate, PreGate } from '../src/gates.js'
 import { settle } from './helpers.js'
 
+/** Marks `i` in `order` when the gate lets it in: at once (undefined) or when the promise resolves. */
+function when(entered: Promise<void> | undefined, order: number[], i: number): Promise<unknown> {
+  if (entered === undefined) {
+    order.push(i)
+    return Promise.resolve()
+  }
+  return entered.then(() => order.push(i))
+}
+
 describe('PreGate', () => {
   it('lets calls through one at a time in the order they joined', async () => {
     const gate = new PreGate(3)
     const order: number[] = []
     for (const i of [2, 0, 1]) gate.enqueue(i)
-    const turns = [0, 1, 2].map((i) => gate.turn(i).then(() => order.push(i)))
+    const turns = [0, 1, 2].map((i) => when(gate.turn(i), order, i))
+    // The call at the head is let through at once, without a promise.
+    expect(order).toEqual([2])
     await settle()
     expect(order).toEqual([2])
     gate.release(2)
@@ -24,7 +35,7 @@ describe('PreGate', () => {
     const gate = new PreGate(3)
     for (const i of [0, 1, 2]) gate.enqueue(i)
     let thirdsTurn = false
-    void gate.turn(2).then(() => { thirdsTurn = true })
+    void gate.turn(2)!.then(() => { thirdsTurn = true })
     gate.release(1)
     await settle()
     expect(thirdsTurn).toBe(false)
@@ -38,7 +49,7 @@ describe('PostGate', () => {
   it('runs a call that is not depended on only after every earlier call is final', async () => {
     const gate = new PostGate(3)
     const order: number[] = []
-    void gate.enter(2, false).then(() => order.push(2))
+    void when(gate.enter(2, false), order, 2)
     await settle()
     expect(order).toEqual([])
     gate.finish(0)
@@ -51,12 +62,21 @@ describe('PostGate', () => {
   it('lets a depended-on call in at once, but never two calls at the same time', async () => {
     const gate = new PostGate(3)
     const order: number[] = []
-    void gate.enter(1, true).then(() => order.push(1))
-    void gate.enter(2, true).then(() => order.push(2))
+    // Let in at once: no promise to wait for.
+    expect(gate.enter(1, true)).toBeUndefined()
+    order.push(1)
+    void when(gate.enter(2, true), order, 2)
     await settle()
     expect(order).toEqual([1])
     gate.finish(1)
     await settle()
     expect(order).toEqual([1, 2])
+  })
+
+  it('lets the frontier call in at once when the gate is free', () => {
+    const gate = new PostGate(2)
+    expect(gate.enter(0, false)).toBeUndefined()
+    gate.finish(0)
+    expect(gate.enter(1, false)).toBeUndefined()
   })
 })

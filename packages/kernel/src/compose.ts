@@ -85,13 +85,22 @@ export function compose<A extends unknown[], R>(
     throw new PipelineError(stage, entry.plugin, `plugin "${entry.plugin}" failed in ${stage}: ${messageOf(error)}`, { cause: error })
   })
 
-  const dispatch = (i: number, args: A): Promise<R> => {
+  /**
+   * Layer `i` with `args`. `over`, given by a `sequential` layer's `next()`, is called once layer
+   * `i` has settled, in the same reaction that checks its value: telling the outer layer its
+   * `next()` is free again costs no promise of its own.
+   */
+  const dispatch = (i: number, args: A, over?: () => void): Promise<R> => {
     if (i === last) {
+      let inward: Promise<R>
       try {
-        return args.length === 1 ? (inner as unknown as (a: unknown) => Promise<R>)(args[0]) : inner(...args)
+        inward = args.length === 1 ? (inner as unknown as (a: unknown) => Promise<R>)(args[0]) : inner(...args)
       } catch (error) {
+        over?.()
         return Promise.reject(error)
       }
+      if (over) inward.then(over, over)
+      return inward
     }
     const entry = entries[i]!
     let calls = 0
@@ -102,20 +111,27 @@ export function compose<A extends unknown[], R>(
         return Promise.reject(new PipelineError(stage, entry.plugin, `plugin "${entry.plugin}" called next() ${how} in ${stage}`))
       }
       calls++
-      const inward = dispatch(i + 1, fork ? fork(args) : args)
-      if (reentry === 'once') return inward
+      if (reentry === 'once') return dispatch(i + 1, fork ? fork(args) : args)
       pending = true
-      const settled = () => { pending = false }
-      inward.then(settled, settled)
-      return inward
+      return dispatch(i + 1, fork ? fork(args) : args, () => { pending = false })
     }
     try {
       const handler = entry.handler as unknown as (...values: unknown[]) => unknown
       const value = args.length === 1
         ? handler.call(entry.owner, args[0], next)
         : args.length === 2 ? handler.call(entry.owner, args[0], args[1], next) : handler.call(entry.owner, ...args, next)
-      return Promise.resolve(value).then(accept[i], refuse[i])
+      if (!over) return Promise.resolve(value).then(accept[i], refuse[i])
+      const accepted = accept[i]!
+      const refused = refuse[i]!
+      return Promise.resolve(value).then((settled) => {
+        over()
+        return accepted(settled)
+      }, (error: unknown) => {
+        over()
+        return refused(error)
+      })
     } catch (error) {
+      over?.()
       try {
         refuse[i]!(error)
       } catch (wrapped) {

@@ -66,12 +66,14 @@ export class Pipeline {
     }
     const signal = options.signal
     const broken = (error: unknown) => this.final(exec, internalFailure(error))
-    let running: Promise<ToolExecutionResult>
+    let running: Final
     try {
       running = this.run(exec, args, signal)
     } catch (error) {
       return settled(broken(error))
     }
+    // Final already (nothing was asynchronous): no abort can change it.
+    if (!(running instanceof Promise)) return settled(running)
     if (!signal) return running.then(undefined, broken)
     return settleWithin(this.aborts, running, broken, signal, this.deps.abandonAfterMs, () => this.final(exec, abandoned(exec)))
   }
@@ -93,12 +95,13 @@ export class Pipeline {
 
   /*
    * The stages below hand a promise on instead of awaiting it: an async function keeps its
-   * whole frame on the heap at every await, and these run for every call. Each returns a
-   * promise that never rejects with anything but a bug (caught in `execute`).
+   * whole frame on the heap at every await, and these run for every call. Each returns the
+   * result itself when it got there without waiting (so a `then` that hands it on adopts no
+   * promise), else a promise that never rejects with anything but a bug (caught in `execute`).
    */
 
-  private run(exec: Exec, args: Arguments, signal: AbortSignal | undefined): Promise<ToolExecutionResult> {
-    if (signal?.aborted) return settled(this.final(exec, failure(ABORTED_BEFORE_DISPATCH, Messages.abortedBeforeDispatch)))
+  private run(exec: Exec, args: Arguments, signal: AbortSignal | undefined): Final {
+    if (signal?.aborted) return this.final(exec, failure(ABORTED_BEFORE_DISPATCH, Messages.abortedBeforeDispatch))
     const tool = this.deps.registry.get(exec.name)
     if (!tool) return this.post(exec, failure(UNKNOWN_TOOL, Messages.unknownTool(exec.name, this.deps.registry.names())))
     const invalid = this.checkArguments(exec, tool, args)
@@ -107,21 +110,21 @@ export class Pipeline {
   }
 
   /** Bad arguments end here; good ones go through `tools/pre-execute`. */
-  private checked(exec: Exec, tool: RegisteredTool, invalid: string | undefined, signal: AbortSignal | undefined): Promise<ToolExecutionResult> {
+  private checked(exec: Exec, tool: RegisteredTool, invalid: string | undefined, signal: AbortSignal | undefined): Final {
     if (invalid) return this.post(exec, failure(INVALID_ARGS, `invalid arguments for "${exec.name}": ${invalid}`))
     exec[CALL].tool = tool
     let pending: Promise<PreToolDecision>
     try {
       pending = this.preChain()(exec)
     } catch (error) {
-      return settled(this.final(exec, stageFailure(error)))
+      return this.final(exec, stageFailure(error))
     }
     if (pending === ALLOWED) return this.decided(exec, ALLOW, signal)
     return pending.then((decision) => this.decided(exec, decision, signal), (error) => this.final(exec, stageFailure(error)))
   }
 
   /** Acts on the (checked) pre-execute decision, which the call's record keeps for observers. */
-  private decided(exec: Exec, decision: PreToolDecision, signal: AbortSignal | undefined): Promise<ToolExecutionResult> {
+  private decided(exec: Exec, decision: PreToolDecision, signal: AbortSignal | undefined): Final {
     exec[CALL].decision = decision.kind
     switch (decision.kind) {
       case 'allow':
@@ -131,7 +134,7 @@ export class Pipeline {
       case 'ask':
         return this.approved(exec, decision.reason, signal)
       default:
-        return settled(this.final(exec, unreachable(decision, 'tools/pre-execute')))
+        return this.final(exec, unreachable(decision, 'tools/pre-execute'))
     }
   }
 
@@ -148,7 +151,7 @@ export class Pipeline {
    * answers at once (most do) costs no promise; one that returns a promise (or any object,
    * which might be a thenable) is awaited before the next.
    */
-  private guarded(exec: Exec, signal: AbortSignal | undefined, from = 0): Promise<ToolExecutionResult> {
+  private guarded(exec: Exec, signal: AbortSignal | undefined, from = 0): Final {
     const guards = this.deps.guards
     for (let i = from; i < guards.length; i++) {
       const guard = guards[i]!
@@ -162,7 +165,7 @@ export class Pipeline {
           )
         }
       } catch (error) {
-        return settled(this.final(exec, guardFailure(guard, error)))
+        return this.final(exec, guardFailure(guard, error))
       }
       if (reason !== undefined && reason !== null) return this.post(exec, guardDenial(guard, reason))
     }
@@ -170,15 +173,15 @@ export class Pipeline {
   }
 
   /** Guard `i` answered later: a reason denies, else the next guard. */
-  private guardAnswered(exec: Exec, signal: AbortSignal | undefined, i: number, reason: unknown): Promise<ToolExecutionResult> {
+  private guardAnswered(exec: Exec, signal: AbortSignal | undefined, i: number, reason: unknown): Final {
     const guard = this.deps.guards[i]!
     if (reason !== undefined && reason !== null) return this.post(exec, guardDenial(guard, reason))
     return this.guarded(exec, signal, i + 1)
   }
 
   /** The `tools/execute` onion, unless the caller aborted; then post-execute. */
-  private body(exec: Exec, signal: AbortSignal | undefined): Promise<ToolExecutionResult> {
-    if (signal?.aborted) return settled(this.final(exec, failure(ABORTED_BEFORE_DISPATCH, Messages.abortedBeforeDispatch)))
+  private body(exec: Exec, signal: AbortSignal | undefined): Final {
+    if (signal?.aborted) return this.final(exec, failure(ABORTED_BEFORE_DISPATCH, Messages.abortedBeforeDispatch))
     const stages = exec[CALL].stages
     // Whatever the onion did, the caller's signal is back on exec and the caller is told it ended.
     const ended = () => {
@@ -195,7 +198,7 @@ export class Pipeline {
       } catch (thrown) {
         return Promise.reject(thrown)
       }
-      return settled(this.final(exec, stageFailure(error)))
+      return this.final(exec, stageFailure(error))
     }
     return running.then((result) => {
       ended()
@@ -239,27 +242,27 @@ export class Pipeline {
   }
 
   /** `tools/post-execute` (after the caller's turn for it), then the final word. */
-  private post(exec: Exec, result: ToolExecutionResult): Promise<ToolExecutionResult> {
+  private post(exec: Exec, result: ToolExecutionResult): Final {
     const record = exec[CALL]
     record.outcome = result
     let turn: Promise<void> | void | undefined
     try {
       turn = record.stages?.postTurn?.()
     } catch (error) {
-      return settled(this.final(exec, stageFailure(error)))
+      return this.final(exec, stageFailure(error))
     }
     if (!turn) return this.postChain(exec, result)
     return Promise.resolve(turn).then(() => this.postChain(exec, result), (error) => this.final(exec, stageFailure(error)))
   }
 
-  private postChain(exec: Exec, result: ToolExecutionResult): Promise<ToolExecutionResult> {
+  private postChain(exec: Exec, result: ToolExecutionResult): Final {
     let pending: Promise<PostToolDecision>
     try {
       pending = this.postOnion()(exec, result)
     } catch (error) {
-      return settled(this.final(exec, stageFailure(error)))
+      return this.final(exec, stageFailure(error))
     }
-    if (pending === ACCEPTED) return settled(this.final(exec, result))
+    if (pending === ACCEPTED) return this.final(exec, result)
     return pending.then((decision) => this.final(exec, applyPost(result, decision)), (error) => this.final(exec, stageFailure(error)))
   }
 

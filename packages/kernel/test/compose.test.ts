@@ -49,6 +49,29 @@ describe('compose', () => {
     await expect(overlap([])).rejects.toThrow('plugin "racer" called next() again before the previous call settled in tools/execute')
   })
 
+  it('sequential re-entry is tracked for a layer inside another layer too, whether it succeeded, failed or was refused', async () => {
+    let runs = 0
+    const middle = entry('middle', async (_l, next) => next())
+    const retry = compose([entry('retry', async (_l, next) => {
+      await next().catch(() => undefined)
+      return next()
+    }), middle], async () => {
+      if (++runs === 1) throw new Error('first attempt fails')
+      return `run ${runs}`
+    }, options('sequential'))
+    expect(await retry([])).toBe('run 2')
+    const overlap = compose([entry('racer', async (_l, next) => {
+      const [a] = await Promise.all([next(), next()])
+      return a
+    }), middle], async () => 'v', options('sequential'))
+    await expect(overlap([])).rejects.toThrow('plugin "racer" called next() again before the previous call settled in tools/execute')
+    const invalid = compose([entry('again', async (_l, next) => {
+      await next().catch(() => undefined)
+      return next()
+    }), entry('bad', async () => 42 as unknown as string)], async () => 'v', { ...options('sequential'), check: (value: unknown) => typeof value === 'string' ? value : new Invalid('not a string') })
+    await expect(invalid([])).rejects.toThrow('plugin "bad" returned an invalid value from tools/execute: not a string')
+  })
+
   it('a throw in the middle is wrapped once, naming the plugin that threw', async () => {
     const run = compose([
       entry('outer', async (_l, next) => next()),

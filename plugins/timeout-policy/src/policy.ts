@@ -64,24 +64,30 @@ export function timeoutHandler(config: Config, definitionOf: (name: string) => T
       restore()
       return Promise.reject(error)
     }
-    return untilAbandoned(inner, watch).then((settled) => {
-      const cause = watch.cause
-      restore()
-      if (typeof settled === 'string') return giveUp(settled, ms)
-      return cause === 'deadline' ? failure(TOOL_TIMEOUT, Messages.timedOut(ms!)) : settled
-    }, (error: unknown) => {
-      restore()
-      throw error
+    // The inner result, or the cause once the watch gives up: whichever comes first settles the
+    // call and restores exec, once. One promise and two reactions per call, no wrapper objects.
+    return new Promise<ToolExecutionResult>((resolve, reject) => {
+      let over = false
+      inner.then((result) => {
+        if (over) return
+        over = true
+        const cause = watch.cause
+        restore()
+        resolve(cause === 'deadline' ? failure(TOOL_TIMEOUT, Messages.timedOut(ms!)) : result)
+      }, (error: unknown) => {
+        if (over) return
+        over = true
+        restore()
+        reject(error)
+      })
+      watch.abandoned.then((cause) => {
+        if (over) return
+        over = true
+        restore()
+        resolve(giveUp(cause, ms))
+      })
     })
   }
-}
-
-/** The inner result, or the cause once the watch gives up (no wrapper objects: this runs per call). */
-function untilAbandoned(inner: Promise<ToolExecutionResult>, watch: Watch): Promise<ToolExecutionResult | Cause> {
-  return new Promise((resolve, reject) => {
-    inner.then(resolve, reject)
-    watch.abandoned.then(resolve)
-  })
 }
 
 /** The result of a call the policy stopped waiting for. */
