@@ -40,6 +40,12 @@ export interface ComposeOptions<A extends unknown[], R> {
   check: (value: unknown) => R | Invalid
   /** The arguments each `next()` call hands inward (default: the same ones). */
   fork?: (args: A) => A
+  /**
+   * The innermost function answers values `check` would pass as they are (a constant default,
+   * such as pre-execute's allow): a layer that returns the very promise its `next()` gave it
+   * then needs no check of its own, whichever layer it is.
+   */
+  innerChecked?: boolean
 }
 
 type Handler<A extends unknown[], R> = (...args: [...A, () => Promise<R>]) => Promise<R>
@@ -63,6 +69,8 @@ function isPipelineError(error: unknown): error is PipelineError {
  * It runs on every call of every tool, so it is written without async functions, argument
  * spreads or per-call closures beyond the one `next` each layer needs: each of those costs an
  * allocation per layer per call, and together they were the largest share of a call's garbage.
+ * A layer of a `once` chain that returns what its `next()` gave it costs no promise at all, so
+ * a pre-execute handler that allows by handing `next()` on leaves the stage synchronous.
  */
 export function compose<A extends unknown[], R>(
   entries: readonly ChainEntry<Handler<A, R>>[],
@@ -70,7 +78,7 @@ export function compose<A extends unknown[], R>(
   options: ComposeOptions<A, R>,
 ): (...args: A) => Promise<R> {
   if (entries.length === 0) return inner
-  const { stage, reentry, check, fork } = options
+  const { stage, reentry, check, fork, innerChecked = false } = options
   const last = entries.length
   // What each layer's returned value goes through, made once per chain, not per call.
   const accept = entries.map((entry) => (value: unknown): R => {
@@ -105,21 +113,29 @@ export function compose<A extends unknown[], R>(
     const entry = entries[i]!
     let calls = 0
     let pending = false
+    // What next() handed this layer last, when it was already checked (see `innerChecked`).
+    let checkedInward: Promise<R> | undefined
     const next = (): Promise<R> => {
       if (reentry === 'once' ? calls > 0 : pending) {
         const how = reentry === 'once' ? 'more than once' : 'again before the previous call settled'
         return Promise.reject(new PipelineError(stage, entry.plugin, `plugin "${entry.plugin}" called next() ${how} in ${stage}`))
       }
       calls++
-      if (reentry === 'once') return dispatch(i + 1, fork ? fork(args) : args)
-      pending = true
-      return dispatch(i + 1, fork ? fork(args) : args, () => { pending = false })
+      if (reentry === 'sequential') {
+        pending = true
+        return dispatch(i + 1, fork ? fork(args) : args, () => { pending = false })
+      }
+      const inward = dispatch(i + 1, fork ? fork(args) : args)
+      if (i + 1 < last || innerChecked) checkedInward = inward
+      return inward
     }
     try {
       const handler = entry.handler as unknown as (...values: unknown[]) => unknown
       const value = args.length === 1
         ? handler.call(entry.owner, args[0], next)
         : args.length === 2 ? handler.call(entry.owner, args[0], args[1], next) : handler.call(entry.owner, ...args, next)
+      // Handed on as it came (`return next()`): checked already, and no promise of its own.
+      if (checkedInward !== undefined && value === checkedInward) return checkedInward
       if (!over) return Promise.resolve(value).then(accept[i], refuse[i])
       const accepted = accept[i]!
       const refused = refuse[i]!

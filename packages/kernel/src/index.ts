@@ -33,6 +33,7 @@ export { failure, codeOf, isContent, isContentBlock, finalizeContent } from './r
 export { snapshot, deepFreeze, parseArguments } from './json.js'
 export { readArguments } from './arguments.js'
 export { compose, Invalid, PipelineError } from './compose.js'
+export { knownDecision } from './defaults.js'
 export { SchemaCompiler, renderErrors, capLines, type Validator } from './schema.js'
 export { isStandardSchema, type StandardSchema, type StandardResult, type StandardOutput } from './standard-schema.js'
 export { startupProblemOf, startupProblems, missingServicesOf, closedMessage, type StartupProblem } from './startup.js'

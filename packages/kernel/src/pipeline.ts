@@ -13,6 +13,7 @@ import {
 } from './codes.js'
 import { compose, Invalid, type ChainEntry } from './compose.js'
 import { CALL, makeExec, viewOf, type Exec } from './exec.js'
+import { ACCEPTED, ALLOW, ALLOWED } from './defaults.js'
 import { HOOKS } from './hooks.js'
 import { messageOf, readSafely } from './hostile.js'
 import { applyChecked, argumentsOf, EMPTY_ARGS, type Arguments } from './arguments.js'
@@ -343,7 +344,9 @@ export class Pipeline {
 
   private preChain() {
     return this.deps.chains.derive('tools/pre-execute', (entries) =>
-      compose(entries, () => ALLOWED, { stage: 'tools/pre-execute', reentry: HOOKS['tools/pre-execute'].reentry, check: checkWith(preDecisionOf) }))
+      compose(entries, () => ALLOWED, {
+        stage: 'tools/pre-execute', reentry: HOOKS['tools/pre-execute'].reentry, check: checkWith(preDecisionOf), innerChecked: true,
+      }))
   }
 
   private executeChain() {
@@ -364,7 +367,9 @@ export class Pipeline {
 
   private postOnion() {
     return this.deps.chains.derive('tools/post-execute', (entries) =>
-      compose(entries, () => ACCEPTED, { stage: 'tools/post-execute', reentry: HOOKS['tools/post-execute'].reentry, check: checkWith(postDecisionOf) }))
+      compose(entries, () => ACCEPTED, {
+        stage: 'tools/post-execute', reentry: HOOKS['tools/post-execute'].reentry, check: checkWith(postDecisionOf), innerChecked: true,
+      }))
   }
 }
 
@@ -381,13 +386,6 @@ function hasKeys(object: object): boolean {
   for (const key in object) if (Object.hasOwn(object, key)) return true
   return false
 }
-
-/** The innermost answers of the decision onions (`HOOKS[...].innermost`). */
-const ALLOW: PreToolDecision = Object.freeze({ kind: HOOKS['tools/pre-execute'].innermost })
-const ACCEPT: PostToolDecision = Object.freeze({ kind: HOOKS['tools/post-execute'].innermost })
-/** The same, already resolved: a chain with no handler costs no new promise per call. */
-const ALLOWED = Promise.resolve(ALLOW)
-const ACCEPTED = Promise.resolve(ACCEPT)
 
 /** A chain's `check` from a normalizer that answers a copy or a problem string. */
 function checkWith<R>(normalize: (value: unknown) => R | string) {

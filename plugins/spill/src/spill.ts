@@ -8,7 +8,7 @@
  */
 import { utf8Length } from '@rein/retention'
 import {
-  failure, finalizeContent, TOOL_BLOCKED, type ContentBlock, type PostExecuteHandler, type PostToolDecision, type ToolExec, type ToolExecutionResult,
+  failure, finalizeContent, knownDecision, TOOL_BLOCKED, type ContentBlock, type PostExecuteHandler, type PostToolDecision, type ToolExec, type ToolExecutionResult,
 } from '@rein/kernel'
 import { BatchLedger } from './batch.js'
 import { capFor, type SpillConfig } from './config.js'
@@ -49,8 +49,16 @@ const UNSAVED = { locator: '', retrievalHint: '' }
  */
 export function spillHandler({ config, store, warnOnce }: SpillDeps): PostExecuteHandler {
   const ledger = typeof config.maxBatchBytes === 'number' ? new BatchLedger(config.maxBatchBytes) : undefined
-  // Not async: most results pass unchanged, and pay for no frame of their own.
-  return (exec, result, next) => next().then((decision) => decide(exec, result, decision))
+  // Not async: most results pass unchanged, and pay for no frame of their own. When nothing
+  // inside spill has a say (`knownDecision`), it decides at once, and a result it leaves
+  // inline goes on as the very promise `next()` gave it: the stage stays synchronous.
+  return (exec, result, next) => {
+    const inner = next()
+    const known = knownDecision(inner)
+    if (known === undefined) return inner.then((decision) => decide(exec, result, decision))
+    const decided = decide(exec, result, known)
+    return decided === known ? inner : Promise.resolve(decided)
+  }
 
   function decide(exec: ToolExec, result: ToolExecutionResult, decision: PostToolDecision): PostToolDecision | Promise<PostToolDecision> {
     const share = ledger?.enter(exec)
