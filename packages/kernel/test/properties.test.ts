@@ -4,8 +4,10 @@ import { describe, expect, it } from 'vitest'
 import { defineTool, isContent, type ToolExecutionResult } from '../src/index.js'
 import { hostileValues, makeKernel, plug } from './helpers.js'
 
-const stages = ['pre', 'exec', 'post', 'guard', 'result'] as const
-const behaviours = ['pass', 'allow', 'deny', 'ask', 'throw', 'replace', 'block', 'garbage', 'nextTwice', 'throwHostile', 'returnHostile', 'swapSignal'] as const
+const stages = ['pre', 'exec', 'post', 'guard', 'result', 'hold'] as const
+// `handOn` returns the promise next() gave it, from a handler that is not async: the kernel's
+// pass-through path, which costs no promise and keeps a decision stage synchronous.
+const behaviours = ['pass', 'handOn', 'allow', 'deny', 'ask', 'throw', 'replace', 'block', 'garbage', 'nextTwice', 'throwHostile', 'returnHostile', 'swapSignal'] as const
 const hostile = hostileValues()
 const hostileKinds = Object.keys(hostile)
 type Layer = { stage: typeof stages[number], behaviour: typeof behaviours[number], prepend: boolean, hostile: string }
@@ -17,7 +19,25 @@ const toolBehaviour = fc.constantFrom('return', 'throw', 'invalid', 'slow', 'bad
 async function install(ctx: Context, l: Layer, i: number) {
   await plug(ctx, `p${i}`, (ctx) => {
     const opts = { prepend: l.prepend }
+    if (l.behaviour === 'handOn' && l.stage !== 'guard' && l.stage !== 'result' && l.stage !== 'hold') {
+      if (l.stage === 'pre') ctx.on('tools/pre-execute', (_e, next) => next(), opts)
+      if (l.stage === 'exec') ctx.on('tools/execute', (_e, next) => next(), opts)
+      if (l.stage === 'post') ctx.on('tools/post-execute', (_e, _r, next) => next(), opts)
+      return
+    }
     switch (l.stage) {
+      case 'hold':
+        ctx.on('tools/hand-off', () => {
+          switch (l.behaviour) {
+            case 'throw': throw new Error('hold broke')
+            case 'throwHostile': throw hostile[l.hostile]!()
+            case 'returnHostile': return hostile[l.hostile]!() as never
+            case 'garbage': return Promise.reject(new Error('write failed'))
+            case 'deny': return new Promise((resolve) => setTimeout(resolve, 1))
+            default: return Promise.resolve()
+          }
+        }, opts)
+        return
       case 'guard':
         ctx.tools.guard(() => {
           if (l.behaviour === 'deny') return `guard p${i} denies`
@@ -97,7 +117,7 @@ function wellFormed(result: ToolExecutionResult) {
 }
 
 describe('pipeline properties', () => {
-  it('always resolves with exactly one well-formed result; a guard deny is never a success, whatever plugins and tools throw or return', async () => {
+  it('always resolves with exactly one well-formed result; a guard deny is never a success, whatever plugins, holds and tools throw or return', async () => {
     await fc.assert(fc.asyncProperty(
       fc.array(layer, { maxLength: 8 }), toolBehaviour, fc.constantFrom(...hostileKinds), fc.option(fc.integer({ min: 0, max: 3 }), { nil: undefined }),
       async (layers, behaviour, tool, abortAfterMs) => {
