@@ -6,7 +6,12 @@
 import type { ChainEntry } from './compose.js'
 import { HOOK_NAMES, type HandOffHandler, type HookName, type OnionHooks, type ResultObserver } from './hooks.js'
 
-type HandlerOf<K extends HookName> = K extends keyof OnionHooks ? OnionHooks[K] : K extends 'tools/hand-off' ? HandOffHandler : ResultObserver
+/** Each hook's handler type, by name. */
+interface Handlers extends OnionHooks {
+  'tools/result': ResultObserver
+  'tools/hand-off': HandOffHandler
+}
+type HandlerOf<K extends HookName> = Handlers[K]
 
 /** The handlers of every hook, and a cache of whatever is derived from each list. */
 export class Chains {

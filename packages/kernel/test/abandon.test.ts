@@ -3,14 +3,8 @@ import { runInNewContext } from 'node:vm'
 import type { Context } from 'cordis'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { ABORTED, ABORTED_BEFORE_DISPATCH, TOOL_FAILED, defineTool } from '../src/index.js'
-import { call, code, echoTool, firstText, makeKernel, plug } from './helpers.js'
+import { call, code, deferred, echoTool, firstText, makeKernel, plug } from './helpers.js'
 
-/** A promise and the function that settles it: tests wait on events, never on time. */
-function deferred<T = undefined>() {
-  let settle!: (value: T) => void
-  const promise = new Promise<T>((r) => { settle = r })
-  return { promise, resolve: (value?: T) => settle(value as T) }
-}
 
 describe("a caller's abort is sovereign", () => {
   let ctx: Context

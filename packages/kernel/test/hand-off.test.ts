@@ -1,17 +1,12 @@
 import { Logger } from 'cordis'
 import { describe, expect, it } from 'vitest'
 import { ABORTED, HOOKS, defineTool } from '../src/index.js'
-import { call, code, echoTool, firstText, makeKernel, plug } from './helpers.js'
+import { call, code, deferred, echoTool, firstText, makeKernel, plug } from './helpers.js'
 
-/** A promise and the function that settles it: tests wait on events, never on time. */
-function deferred() {
-  let settle!: () => void
-  let fail!: (error: unknown) => void
-  const promise = new Promise<void>((resolve, reject) => { settle = resolve; fail = reject })
-  return { promise, resolve: () => settle(), reject: (error: unknown) => fail(error) }
-}
-
-/** The kernel's warnings while `capture` is on (the kernel logs as `tools`). */
+/**
+ * The kernel's warnings while `capture` is on (the kernel logs as `tools`). Not @rein/testing's
+ * `captureWarnings`: that package depends on the kernel.
+ */
 function captureWarnings() {
   const warnings: string[] = []
   const target: Logger.Target = { colors: 0, record: (record) => { if (record.type === 'warn' && record.name === 'tools') warnings.push(record.content) } }

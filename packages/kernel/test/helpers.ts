@@ -66,3 +66,11 @@ export function hostileValues(): Record<string, () => unknown> {
     symbol: () => Symbol('s'),
   }
 }
+
+/** A promise and the functions that settle it: tests wait on events, never on time. */
+export function deferred<T = undefined>() {
+  let settle!: (value: T) => void
+  let fail!: (error: unknown) => void
+  const promise = new Promise<T>((resolve, reject) => { settle = resolve; fail = reject })
+  return { promise, resolve: (value?: T) => settle(value as T), reject: (error: unknown) => fail(error) }
+}

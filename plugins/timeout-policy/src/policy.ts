@@ -68,23 +68,21 @@ export function timeoutHandler(config: Config, definitionOf: (name: string) => T
     // call and restores exec, once. One promise and two reactions per call, no wrapper objects.
     return new Promise<ToolExecutionResult>((resolve, reject) => {
       let over = false
+      // True for the first outcome only, which restores exec.
+      const first = () => {
+        if (over) return false
+        over = true
+        restore()
+        return true
+      }
       inner.then((result) => {
-        if (over) return
-        over = true
         const cause = watch.cause
-        restore()
-        resolve(cause === 'deadline' ? failure(TOOL_TIMEOUT, Messages.timedOut(ms!)) : result)
+        if (first()) resolve(cause === 'deadline' ? failure(TOOL_TIMEOUT, Messages.timedOut(ms!)) : result)
       }, (error: unknown) => {
-        if (over) return
-        over = true
-        restore()
-        reject(error)
+        if (first()) reject(error)
       })
       watch.abandoned.then((cause) => {
-        if (over) return
-        over = true
-        restore()
-        resolve(giveUp(cause, ms))
+        if (first()) resolve(giveUp(cause, ms))
       })
     })
   }
