@@ -7,8 +7,6 @@
 import { spawnSync } from 'node:child_process'
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { mkdtempSync } from 'node:fs'
-import { tmpdir } from 'node:os'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { project, rein, requireBuild, spawnRein } from './helpers.js'
 
@@ -18,11 +16,13 @@ const name = chromium
   ? 'loads a demo trace without console messages, with one bar per call, and renders a screenshot'
   : 'writes a demo trace with one bar per call (chromium is not installed: apt-get install -y chromium for the browser checks)'
 
-function browse(args: string[]) {
+/** Runs headless Chromium to its exit, on a fresh profile folder (removed after the test, like every `project()`). */
+async function browse(args: string[]) {
+  const profile = await project()
   const result = spawnSync(chromium!, [
     '--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update',
     '--disable-sync', '--no-first-run', '--hide-scrollbars', '--enable-logging=stderr', '--v=0',
-    `--user-data-dir=${mkdtempSync(join(tmpdir(), 'rein-chromium-'))}`, ...args,
+    `--user-data-dir=${profile}`, ...args,
   ], { encoding: 'utf8', timeout: 60_000, maxBuffer: 64 * 1024 * 1024 })
   if (result.error) throw result.error
   return result
@@ -44,14 +44,14 @@ describe('rein trace in headless Chromium', () => {
     if (!chromium) return // the page was checked as written; the browser checks below need chromium
     const url = `file://${join(dir, 'trace.html')}`
 
-    const dom = browse(['--dump-dom', url])
+    const dom = await browse(['--dump-dom', url])
     expect(dom.status).toBe(0)
     expect(dom.stdout).toContain('<svg')
     expect(dom.stdout.match(/<rect class="bar[ "]/g)).toHaveLength(12)
     expect(dom.stderr.split('\n').filter((line) => line.includes(':CONSOLE'))).toEqual([])
 
     const png = join(dir, 'trace.png')
-    const shot = browse(['--window-size=1300,1000', `--screenshot=${png}`, url])
+    const shot = await browse(['--window-size=1300,1000', `--screenshot=${png}`, url])
     expect(shot.status).toBe(0)
     const bytes = await readFile(png)
     expect(bytes.subarray(1, 4).toString()).toBe('PNG')

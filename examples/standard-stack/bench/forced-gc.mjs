@@ -5,7 +5,7 @@
 // position in the round: position 1 follows the GC. A position much slower than the others
 // means V8 threw optimized code away at the GC (`node --trace-deopt`, reason "weak objects").
 // Usage: node --expose-gc examples/standard-stack/bench/forced-gc.mjs   (build first: npx tsc -b)
-import { mkdtempSync } from 'node:fs'
+import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Context } from 'cordis'
@@ -17,13 +17,14 @@ if (!globalThis.gc) throw new Error('run with node --expose-gc')
 const CALLS = 100
 const ROUNDS = 30
 const PER_ROUND = 15
+// The audit file and the spill store of the plugged-in harness; removed when the bench ends.
+const dir = mkdtempSync(join(tmpdir(), 'rein-forced-gc-'))
 
 async function harness(withPlugins) {
   const ctx = new Context()
   ctx.plugin(kernel)
   await ctx.start()
   if (withPlugins) {
-    const dir = mkdtempSync(join(tmpdir(), 'rein-forced-gc-'))
     standardStack(ctx, { audit: { file: join(dir, 'audit.jsonl') }, spill: { dir } })
     await ctx.start()
   }
@@ -51,15 +52,19 @@ async function run(ctx) {
 
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]
 console.log(`µs per call, median over ${ROUNDS} rounds, by position after the forced GC (1..${PER_ROUND})`)
-for (const [label, withPlugins] of [['kernel + agent', false], ['+ 6 standard plugins', true]]) {
-  const ctx = await harness(withPlugins)
-  for (let i = 0; i < 20; i++) await run(ctx)
-  const byPosition = Array.from({ length: PER_ROUND }, () => [])
-  for (let round = 0; round < ROUNDS; round++) {
-    globalThis.gc()
-    for (let i = 0; i < PER_ROUND; i++) byPosition[i].push(await run(ctx))
+try {
+  for (const [label, withPlugins] of [['kernel + agent', false], ['+ 6 standard plugins', true]]) {
+    const ctx = await harness(withPlugins)
+    for (let i = 0; i < 20; i++) await run(ctx)
+    const byPosition = Array.from({ length: PER_ROUND }, () => [])
+    for (let round = 0; round < ROUNDS; round++) {
+      globalThis.gc()
+      for (let i = 0; i < PER_ROUND; i++) byPosition[i].push(await run(ctx))
+    }
+    const medians = byPosition.map(median)
+    console.log(`${label.padEnd(22)} ${medians.map((m) => m.toFixed(1).padStart(5)).join(' ')}   all: ${median(byPosition.flat()).toFixed(1)}`)
+    await ctx.stop()
   }
-  const medians = byPosition.map(median)
-  console.log(`${label.padEnd(22)} ${medians.map((m) => m.toFixed(1).padStart(5)).join(' ')}   all: ${median(byPosition.flat()).toFixed(1)}`)
-  await ctx.stop()
+} finally {
+  rmSync(dir, { recursive: true, force: true })
 }

@@ -1,12 +1,12 @@
-// Shared setup: a real kernel with the six standard plugins, a temp audit file, the test
-// tools below, and a fake clock for the calls that need time to pass.
-import { mkdtemp, readFile } from 'node:fs/promises'
+// Shared setup: a real kernel with the six standard plugins, a temp audit file (removed after
+// the test), the test tools below, and a fake clock for the calls that need time to pass.
+import { mkdtemp, readFile, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Context } from 'cordis'
 import * as kernel from '@rein/kernel'
 import { defineTool, type ToolExec, type ToolExecutionResult } from '@rein/kernel'
-import { vi } from 'vitest'
+import { onTestFinished, vi } from 'vitest'
 import { loadStack, standardPlugins, type StackEntry, type StandardStackOptions } from '../src/index.js'
 
 /** The permission rules every harness uses: deletes are denied, writes are asked about. */
@@ -15,6 +15,13 @@ export const RULES: StandardStackOptions['permissions'] = {
     { tool: 'delete_*', action: 'deny', reason: 'deleting is not allowed here' },
     { tool: 'write_*', action: 'ask', reason: 'writes need a person' },
   ],
+}
+
+/** The path of `audit.jsonl` in a fresh temp folder, which is removed when the test finishes, pass or fail. */
+export async function auditFile(): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), 'rein-standard-stack-'))
+  onTestFinished(() => rm(dir, { recursive: true, force: true }))
+  return join(dir, 'audit.jsonl')
 }
 
 /** Fake `setTimeout` and `Date` only: real `setImmediate` drains pending promise work. */
@@ -82,8 +89,7 @@ export interface HarnessOptions {
  * deny, jitter fixed at 0.5) writing its audit lines to a fresh temp file, then the test tools.
  */
 export async function harness(options: HarnessOptions = {}) {
-  const dir = await mkdtemp(join(tmpdir(), 'rein-standard-stack-'))
-  const file = join(dir, 'audit.jsonl')
+  const file = await auditFile()
   const tools = testTools(options.hangFirst ?? 2, options.trace ?? [])
   const ctx = new Context()
   ctx.plugin(kernel)

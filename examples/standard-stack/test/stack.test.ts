@@ -2,19 +2,13 @@
  * `standardStack` itself: what it loads, where each plugin lands on every hook, and that a bad
  * config fails before anything is loaded.
  */
-import { mkdtemp } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import { Context } from 'cordis'
 import * as kernel from '@rein/kernel'
 import { defineTool, TOOL_TIMEOUT, type ToolExecutionResult } from '@rein/kernel'
 import { DEFAULT_TIMEOUT_MS } from '@rein/plugin-timeout-policy'
 import { describe, expect, it, vi } from 'vitest'
 import { STANDARD_ORDER, standardPlugins, standardStack, type StandardStackOptions } from '../src/index.js'
-
-async function auditFile() {
-  return join(await mkdtemp(join(tmpdir(), 'rein-standard-stack-')), 'audit.jsonl')
-}
+import { auditFile } from './helpers.js'
 
 /** A plugin with one plain `tools/post-execute` handler that accepts unchanged. */
 const postPlugin = (name: string) => ({

@@ -1,9 +1,20 @@
-/** Shared set-up for the agent tests: a started kernel context, gate tools, a scripted agent. */
+/** Shared set-up for the agent tests: a started kernel context, gate tools, a scripted agent, temp folders. */
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { Context } from 'cordis'
 import * as kernel from '@rein/kernel'
 import type { Message, ToolExec } from '@rein/kernel'
 import { createGate, scripted, type ScriptStep } from '@rein/testing'
+import { onTestFinished } from 'vitest'
 import { createAgent, memorySession, type AgentOptions, type SessionStore } from '../src/index.js'
+
+/** A fresh folder under the OS temp folder, named `<prefix>XXXXXX`; removed when the test finishes, pass or fail. */
+export async function tempDir(prefix: string): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), prefix))
+  onTestFinished(() => rm(dir, { recursive: true, force: true }))
+  return dir
+}
 
 /** A started context with the kernel loaded. */
 export async function kernelContext(): Promise<Context> {

@@ -1,16 +1,15 @@
 import fc from 'fast-check'
 import { statSync } from 'node:fs'
-import { appendFile, chmod, mkdtemp, readFile, writeFile } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
+import { appendFile, chmod, readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { defineTool } from '@rein/kernel'
 import { callMessage, scripted, testSessionStore, toolCall } from '@rein/testing'
 import { createAgent, jsonlSession, readSession, type NewSessionEntry } from '../src/index.js'
-import { kernelContext } from './helpers.js'
+import { kernelContext, tempDir } from './helpers.js'
 import { batchEntries, batchLines, line, logArb, tornTailArb } from './session-logs.js'
 
-const tempFile = async () => join(await mkdtemp(join(tmpdir(), 'rein-jsonl-')), 'nested', 'session.jsonl')
+const tempFile = async () => join(await tempDir('rein-jsonl-'), 'nested', 'session.jsonl')
 
 testSessionStore('jsonlSession(path)', async () => {
   const path = await tempFile()
@@ -67,7 +66,7 @@ describe('jsonlSession', () => {
   })
 
   it('rejects appends it cannot store (its folder is a file), never dropping them silently', async () => {
-    const file = join(await mkdtemp(join(tmpdir(), 'rein-jsonl-')), 'plain-file')
+    const file = join(await tempDir('rein-jsonl-'), 'plain-file')
     await writeFile(file, '')
     const store = jsonlSession(join(file, 'session.jsonl'))
     await expect(store.append({ type: 'turn/end', turn: 1, outcome: 'committed' })).rejects.toThrow()
@@ -89,7 +88,7 @@ async function withUmask<T>(mask: number, body: () => Promise<T>): Promise<T> {
 
 describe('jsonlSession file modes (the log holds the transcript, secrets the model saw included)', () => {
   it('creates the file 0600 and every folder it makes 0700, even under a permissive umask', async () => {
-    const root = await mkdtemp(join(tmpdir(), 'rein-jsonl-'))
+    const root = await tempDir('rein-jsonl-')
     const path = join(root, 'a', 'b', 'session.jsonl')
     await withUmask(0, async () => {
       const store = jsonlSession(path)
@@ -100,7 +99,7 @@ describe('jsonlSession file modes (the log holds the transcript, secrets the mod
   })
 
   it('gives them exactly those modes when the umask removes the owner\'s own bits', async () => {
-    const root = await mkdtemp(join(tmpdir(), 'rein-jsonl-'))
+    const root = await tempDir('rein-jsonl-')
     const path = join(root, 'a', 'b', 'session.jsonl')
     await withUmask(0o377, async () => {
       const store = jsonlSession(path)
@@ -111,7 +110,7 @@ describe('jsonlSession file modes (the log holds the transcript, secrets the mod
   })
 
   it('leaves the mode of a file and folder that already exist as it is', async () => {
-    const root = await mkdtemp(join(tmpdir(), 'rein-jsonl-'))
+    const root = await tempDir('rein-jsonl-')
     const path = join(root, 'session.jsonl')
     await chmod(root, 0o755)
     await writeFile(path, line({ type: 'turn/end', turn: 1, outcome: 'committed' }, 1), { mode: 0o644 })
@@ -125,7 +124,7 @@ describe('jsonlSession file modes (the log holds the transcript, secrets the mod
 
 /** A session file holding `text` (or bytes); `load` must refuse it with `problem` at `line`, leaving it as it was. */
 async function expectDamage(content: string | Buffer, lineNo: number, problem: string) {
-  const path = join(await mkdtemp(join(tmpdir(), 'rein-damage-')), 'session.jsonl')
+  const path = join(await tempDir('rein-damage-'), 'session.jsonl')
   await writeFile(path, content)
   const store = jsonlSession(path)
   const error = await store.load().then(() => undefined, (e: Error) => e)
@@ -188,7 +187,7 @@ describe('jsonlSession on a damaged log: the file is refused, naming file and li
 
 describe('jsonlSession repairs a torn last line by byte count', () => {
   it('cuts any torn tail off a valid log, leaving exactly the valid prefix, byte for byte', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'rein-torn-'))
+    const dir = await tempDir('rein-torn-')
     let run = 0
     await fc.assert(fc.asyncProperty(logArb, tornTailArb, async ({ stored, bytes }, tail) => {
       const path = join(dir, `${run++}.jsonl`)
@@ -201,7 +200,7 @@ describe('jsonlSession repairs a torn last line by byte count', () => {
   })
 
   it('appends after the cut, numbering on from the last whole entry', async () => {
-    const path = join(await mkdtemp(join(tmpdir(), 'rein-torn-')), 'session.jsonl')
+    const path = join(await tempDir('rein-torn-'), 'session.jsonl')
     await writeFile(path, Buffer.concat([Buffer.from(whole()), Buffer.from('{"seq":6,"message":"ä'), Buffer.from([0xe2, 0x9c])]))
     const store = jsonlSession(path)
     expect((await store.append({ type: 'turn/end', turn: 2, outcome: 'committed' })).seq).toBe(6)
@@ -210,7 +209,7 @@ describe('jsonlSession repairs a torn last line by byte count', () => {
   })
 
   it('keeps a whole last entry that lacks only its newline, and writes the newline before appending', async () => {
-    const path = join(await mkdtemp(join(tmpdir(), 'rein-torn-')), 'session.jsonl')
+    const path = join(await tempDir('rein-torn-'), 'session.jsonl')
     await writeFile(path, whole().slice(0, -1))
     const store = jsonlSession(path)
     expect((await store.load()).map((e) => e.seq)).toEqual([1, 2, 3, 4, 5])
@@ -223,7 +222,7 @@ describe('jsonlSession repairs a torn last line by byte count', () => {
 
 describe('jsonlSession appends only what it can read back', () => {
   it('rejects an entry that is not valid, writing nothing and keeping later appends', async () => {
-    const path = join(await mkdtemp(join(tmpdir(), 'rein-jsonl-')), 'session.jsonl')
+    const path = join(await tempDir('rein-jsonl-'), 'session.jsonl')
     const store = jsonlSession(path)
     const bad = { type: 'message', turn: 1 } as unknown as NewSessionEntry
     await expect(store.append(bad)).rejects.toThrow(
@@ -236,7 +235,7 @@ describe('jsonlSession appends only what it can read back', () => {
 
 describe('an agent on a damaged session log', () => {
   it('ends the run error with <file>:<line>: <problem>, asks the model nothing and leaves the file as it is', async () => {
-    const path = join(await mkdtemp(join(tmpdir(), 'rein-damage-')), 'session.jsonl')
+    const path = join(await tempDir('rein-damage-'), 'session.jsonl')
     const content = `${whole()}null\n`
     await writeFile(path, content)
     const provider = scripted([])

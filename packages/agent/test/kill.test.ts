@@ -1,22 +1,30 @@
 import { spawn } from 'node:child_process'
+import { once } from 'node:events'
 import { existsSync } from 'node:fs'
-import { appendFile, mkdtemp, readFile } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
+import { appendFile, readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, onTestFinished } from 'vitest'
 import { defineTool, TOOL_NOT_STARTED, TOOL_OUTCOME_UNKNOWN } from '@rein/kernel'
 import { validateTranscript } from '@rein/testing'
 import { jsonlSession } from '../src/index.js'
-import { kernelContext, scriptedAgent } from './helpers.js'
+import { kernelContext, scriptedAgent, tempDir } from './helpers.js'
 
 const child = fileURLToPath(new URL('./fixtures/kill-child.mjs', import.meta.url))
 const built = fileURLToPath(new URL('../dist/src/index.js', import.meta.url))
 
-/** Runs the child until it prints `frozen <point>`, then kills it with SIGKILL. */
+/**
+ * Runs the child until it prints `frozen <point>`, then kills it with SIGKILL. A child still
+ * running when the test ends (it timed out) is killed too, and waited for before `dir` goes.
+ */
 function killAt(dir: string, point: string): Promise<void> {
   return new Promise((resolve, reject) => {
     const proc = spawn(process.execPath, [child, dir, point], { stdio: ['ignore', 'pipe', 'pipe'] })
+    onTestFinished(async () => {
+      if (proc.exitCode !== null || proc.signalCode !== null) return
+      proc.kill('SIGKILL')
+      await once(proc, 'exit')
+    })
     let out = ''
     let err = ''
     proc.stderr.on('data', (chunk) => { err += chunk })
@@ -64,7 +72,7 @@ const points: [string, string | undefined][] = [
 describe('a process killed with SIGKILL mid-batch', () => {
   it.each(points)('resumes from kill point %s with a valid transcript; nothing runs twice', async (point, inFlight) => {
     expect(existsSync(built), 'build @rein/agent first: npx tsc -b packages/agent').toBe(true)
-    const dir = await mkdtemp(join(tmpdir(), 'rein-kill-'))
+    const dir = await tempDir('rein-kill-')
     await killAt(dir, point)
     const { outcome, request, codes, ran } = await resume(dir)
     expect(outcome.kind).toBe('completed')

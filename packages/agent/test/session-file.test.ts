@@ -1,9 +1,9 @@
 import fc from 'fast-check'
-import { mkdtemp, readFile, writeFile } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
+import { readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { parseSessionLog, readSession, SessionLogError } from '../src/index.js'
+import { tempDir } from './helpers.js'
 import { batchLines, line, logArb, tornTailArb } from './session-logs.js'
 
 const FILE = '/logs/s.jsonl'
@@ -83,7 +83,7 @@ describe('parseSessionLog', () => {
 
 describe('readSession', () => {
   it('reads a session file without changing it, torn tail included', async () => {
-    const path = join(await mkdtemp(join(tmpdir(), 'rein-read-')), 's.jsonl')
+    const path = join(await tempDir('rein-read-'), 's.jsonl')
     const bytes = `${batchLines().join('')}{"seq":6,"type":"mess`
     await writeFile(path, bytes)
     const contents = await readSession(path)

@@ -1,5 +1,4 @@
-import { mkdtemp, readFile } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
+import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { Context } from 'cordis'
 import * as kernel from '@rein/kernel'
@@ -7,6 +6,7 @@ import type { Provider } from '@rein/kernel'
 import { describe, expect, it, vi } from 'vitest'
 import * as agentModule from '@rein/agent'
 import { importAgentModule, lazyAgent, type AgentPlan } from '../src/agent.js'
+import { project } from './helpers.js'
 
 async function plan(overrides: Partial<AgentPlan>, generate = vi.fn(async () => ({ role: 'assistant' as const, content: 'ok' }))): Promise<AgentPlan> {
   const ctx = new Context()
@@ -30,7 +30,7 @@ describe('lazyAgent', () => {
   })
 
   it('opens the file session, and closes it on dispose', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'rein-lazy-agent-'))
+    const dir = await project({})
     const path = join(dir, 'runs', 's.jsonl')
     const lazy = lazyAgent(await plan({ sessionPath: path }))
     await lazy.get().run('hello')

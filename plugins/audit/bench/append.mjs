@@ -24,7 +24,6 @@ async function harness(withAudit) {
   ctx.tools.register(kernel.defineTool({ name: 'read', description: 'r', parameters: { type: 'object' }, execute: () => ({ ok: 1 }) }))
   return ctx
 }
-const subjects = [{ name: 'pipeline, no audit', ctx: await harness(false) }, { name: 'pipeline + audit', ctx: await harness(true) }]
 const CALLS = 20_000
 const BATCH = 100
 const call = (i) => ({ id: `c${i}`, name: 'read', arguments: '{"path":"a.txt","token":"Bearer abcdefghijklmnop"}' })
@@ -40,13 +39,17 @@ const batched = async ({ ctx }) => {
   for (let i = 0; i < CALLS; i += BATCH) await Promise.all(Array.from({ length: BATCH }, (_, j) => execute(call(i + j))))
   return (performance.now() - start) * 1000 / CALLS
 }
-for (const [label, round] of [['sequential calls', sequential], [`batches of ${BATCH}`, batched]]) {
-  for (const s of subjects) { await round(s); s.best = Infinity }
-  for (let r = 0; r < 5; r++) for (const s of subjects) { globalThis.gc?.(); s.best = Math.min(s.best, await round(s)) }
-  console.log(`audit: best of 5 rounds x ${CALLS.toLocaleString('en')} ${label}`)
-  for (const s of subjects) console.log(`  ${s.name.padEnd(22)} ${s.best.toFixed(2).padStart(6)} µs/call`)
-  console.log(`  audit adds ${(subjects[1].best - subjects[0].best).toFixed(2)} µs/call`)
+try {
+  const subjects = [{ name: 'pipeline, no audit', ctx: await harness(false) }, { name: 'pipeline + audit', ctx: await harness(true) }]
+  for (const [label, round] of [['sequential calls', sequential], [`batches of ${BATCH}`, batched]]) {
+    for (const s of subjects) { await round(s); s.best = Infinity }
+    for (let r = 0; r < 5; r++) for (const s of subjects) { globalThis.gc?.(); s.best = Math.min(s.best, await round(s)) }
+    console.log(`audit: best of 5 rounds x ${CALLS.toLocaleString('en')} ${label}`)
+    for (const s of subjects) console.log(`  ${s.name.padEnd(22)} ${s.best.toFixed(2).padStart(6)} µs/call`)
+    console.log(`  audit adds ${(subjects[1].best - subjects[0].best).toFixed(2)} µs/call`)
+  }
+  console.log(`  lines written: ${readFileSync(file, 'utf8').split('\n').length - 1}`)
+} finally {
+  rmSync(dir, { recursive: true, force: true })
 }
-console.log(`  lines written: ${readFileSync(file, 'utf8').split('\n').length - 1}`)
-rmSync(dir, { recursive: true, force: true })
 process.exit(0)

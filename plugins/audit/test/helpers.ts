@@ -1,13 +1,17 @@
-/** A real kernel, a temp dir for the audit file, and ways to read it back. */
-import { mkdtemp, readFile } from 'node:fs/promises'
+/** A real kernel, a temp dir for the audit file (removed when the test finishes), and ways to read it back. */
+import { mkdtemp, readFile, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Context } from 'cordis'
 import * as kernel from '@rein/kernel'
 import { defineTool, type ToolExecutionResult } from '@rein/kernel'
+import { onTestFinished } from 'vitest'
 
+/** A fresh folder under the OS temp folder; removed when the test finishes, pass or fail. */
 export async function tempDir(): Promise<string> {
-  return mkdtemp(join(tmpdir(), 'rein-audit-'))
+  const dir = await mkdtemp(join(tmpdir(), 'rein-audit-'))
+  onTestFinished(() => rm(dir, { recursive: true, force: true }))
+  return dir
 }
 
 export async function kernelContext(): Promise<Context> {

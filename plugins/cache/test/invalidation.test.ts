@@ -1,16 +1,17 @@
-import { mkdtemp, readFile, writeFile } from 'node:fs/promises'
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { TOOL_DENIED, defineTool, type ToolExecutionResult } from '@rein/kernel'
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, onTestFinished } from 'vitest'
 import type { ConfigInput } from '../src/index.js'
 import { counted, harness, held, summary } from './helpers.js'
 
 const valueOf = (result: ToolExecutionResult) => result.isError ? result.error.info?.code : result.value
 
-/** `read_file` (idempotent) and `write_file` (not) over real files in a fresh temp dir; `runs` counts reads. */
+/** `read_file` (idempotent) and `write_file` (not) over real files in a fresh temp dir (removed after the test); `runs` counts reads. */
 async function files(config: ConfigInput = {}) {
   const dir = await mkdtemp(join(tmpdir(), 'rein-cache-'))
+  onTestFinished(() => rm(dir, { recursive: true, force: true }))
   const state = { reads: 0, writes: 0 }
   const read = defineTool({
     name: 'read_file', description: 'reads a file', parameters: { type: 'object' }, idempotent: true,

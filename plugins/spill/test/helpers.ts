@@ -3,12 +3,15 @@
 import { Context } from 'cordis'
 import * as kernel from '@rein/kernel'
 import { defineTool, type ToolExecutionResult } from '@rein/kernel'
+import { onTestFinished } from 'vitest'
 import * as spill from '../src/index.js'
 
 
 /**
  * A started context with the kernel, the tools `emit` and `other` (they return the text the
  * test stored under `args.key`, or throw it when `args.fail`), then `before`, then spill.
+ * A local store still in place when the test finishes is closed, which deletes a default
+ * temporary directory (one the test disposed of has been closed by the plugin).
  */
 export async function harness(config: Record<string, unknown> = { store: 'memory' }, before?: (ctx: Context) => void) {
   const ctx = new Context()
@@ -29,6 +32,10 @@ export async function harness(config: Record<string, unknown> = { store: 'memory
   if (before) ctx.plugin({ name: 'before-spill', inject: ['tools'], apply: before })
   const fork = ctx.plugin(spill, config)
   await ctx.start()
+  onTestFinished(async () => {
+    const store = ctx.get('spillStore')
+    if (store instanceof spill.LocalSpillStore) await store.close()
+  })
   let id = 0
   const call = (name: string, args: Record<string, unknown> = {}): Promise<ToolExecutionResult> =>
     ctx.tools.execute({ id: `call_${++id}`, name, arguments: args })

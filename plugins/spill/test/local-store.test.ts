@@ -1,7 +1,7 @@
 import { chmod, mkdir, mkdtemp, readdir, rm, stat, symlink, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
-import { afterAll, describe, expect, it } from 'vitest'
+import { afterAll, describe, expect, it, onTestFinished } from 'vitest'
 import { localStore } from '../src/local-store.js'
 import { testSpillStore } from '@rein/testing'
 
@@ -17,6 +17,7 @@ describe('local store', () => {
 
   it('makes a private directory under the OS temp dir on first save, and removes it on close', async () => {
     const store = localStore()
+    onTestFinished(() => store.close())
     expect(store.directory).toBeUndefined()
     const saved = await store.save('hello', meta)
     const dir = store.directory!
@@ -42,6 +43,7 @@ describe('local store', () => {
     const before = process.umask(parseInt(mask, 8))
     try {
       const temporary = localStore()
+      onTestFinished(() => temporary.close())
       const a = await temporary.save('in the temp dir', meta)
       const made = join(root, `umask-${mask}`, 'nested', 'spill')
       const configured = localStore({ dir: made })

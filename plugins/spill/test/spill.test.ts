@@ -3,7 +3,7 @@ import { mkdtemp, rm, stat, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { utf8Length } from '@rein/retention'
-import { describe, expect, it, vi } from 'vitest'
+import { describe, expect, it, onTestFinished, vi } from 'vitest'
 import type { LocalSpillStore } from '../src/local-store.js'
 import type { SpillStore } from '../src/store.js'
 import type { MemorySpillStore } from '../src/memory-store.js'
@@ -144,12 +144,12 @@ describe('spill plugin', () => {
     const log = captureWarnings('spill')
     try {
       const root = await mkdtemp(join(tmpdir(), 'rein-spill-block-'))
+      onTestFinished(() => rm(root, { recursive: true, force: true }))
       await writeFile(join(root, 'file'), '')
       const { outputs, call } = await harness({ store: 'local', dir: join(root, 'file', 'sub') })
       outputs.set('default', 'u'.repeat(60_000))
       expect(firstText(await call('emit'))).toBe('u'.repeat(60_000))
       expect(log.warnings).toEqual([expect.stringMatching(/spill store failed to save an output of "emit"/)])
-      await rm(root, { recursive: true })
     } finally {
       log.stop()
     }
