@@ -5,7 +5,8 @@
  * shape it issues, so no locator can name a path outside the directory.
  */
 import { randomBytes } from 'node:crypto'
-import { lstat, readFile, rm, unlink } from 'node:fs/promises'
+import { rmSync } from 'node:fs'
+import { lstat, readFile, unlink } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { utf8Length } from '@rein/retention'
@@ -63,12 +64,23 @@ export class LocalSpillStore implements SpillStore {
     })
   }
 
-  /** Removes the default temporary directory (a configured `dir` is left as it is). */
+  /**
+   * Removes the default temporary directory (a configured `dir` is left as it is). A directory
+   * that exists is removed before this returns its promise, synchronously, so a process that
+   * exits right after disposing the plugin (which does not wait for it) leaves nothing behind;
+   * one still being made by a save is removed as soon as it exists.
+   */
   async close(): Promise<void> {
+    const pending = this.ready
     const dir = this.temporary
     this.ready = undefined
     this.temporary = undefined
-    if (dir) await rm(dir, { recursive: true, force: true })
+    if (dir) return removeDir(dir)
+    if (pending === undefined || this.options.dir !== undefined) return
+    const made = await pending.catch(() => undefined)
+    if (made === undefined) return
+    if (this.temporary === made) this.temporary = undefined
+    removeDir(made)
   }
 
   /** Makes (or checks) the directory once; a failure is not remembered, so a later save retries. */
@@ -105,4 +117,8 @@ export class LocalSpillStore implements SpillStore {
 /** Makes a local-files spill store. */
 export function localStore(options: LocalStoreOptions = {}): LocalSpillStore {
   return new LocalSpillStore(options)
+}
+
+function removeDir(dir: string): void {
+  rmSync(dir, { recursive: true, force: true })
 }

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs'
 import { chmod, mkdir, mkdtemp, readdir, rm, stat, symlink, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
@@ -8,6 +9,8 @@ import { testSpillStore } from '@rein/testing'
 const root = await mkdtemp(join(tmpdir(), 'rein-spill-test-'))
 let n = 0
 const meta = { tool: 't', callId: 'c' }
+/** This process's default spill directories under the OS temp dir. */
+const spillDirs = async () => (await readdir(tmpdir())).filter((name) => name.startsWith(`rein-spill-${process.pid}-`))
 
 testSpillStore('local (default temp dir)', () => localStore(), { describe, it })
 testSpillStore('local (configured dir)', () => localStore({ dir: join(root, `contract-${n++}`) }), { describe, it })
@@ -28,6 +31,25 @@ describe('local store', () => {
     expect((await stat(join(dir, files[0]))).mode & 0o777).toBe(0o600)
     await store.close()
     await expect(stat(dir)).rejects.toMatchObject({ code: 'ENOENT' })
+  })
+
+  it('removes its directory before close returns, so an exit right after disposal leaves nothing', async () => {
+    const store = localStore()
+    await store.save('hello', meta)
+    const dir = store.directory!
+    const closing = store.close()
+    expect(existsSync(dir)).toBe(false)
+    await closing
+  })
+
+  it('removes a directory a save was still making when close was called', async () => {
+    const before = new Set(await spillDirs())
+    const store = localStore()
+    const saving = store.save('hello', meta)
+    await store.close()
+    await Promise.allSettled([saving])
+    expect((await spillDirs()).filter((name) => !before.has(name))).toEqual([])
+    expect(store.directory).toBeUndefined()
   })
 
   it('creates a configured directory with mode 0700 and keeps it on close', async () => {
