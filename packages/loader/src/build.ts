@@ -144,9 +144,13 @@ async function applyEntries(plans: readonly EntryPlan[], inspectOnly: boolean) {
   const placed: PlacedEntry[] = []
   const problems: ConfigError[] = []
   const warnings: string[] = []
-  /** An entry's own failure is a warning when the entry is optional; a mistake in the list never is. */
+  /**
+   * An entry's own failure is a warning when the entry is optional; a mistake in the list never
+   * is. The warning says in so many words that the entry is not active, as a policy left out
+   * this way no longer applies to any call.
+   */
   const report = (plan: EntryPlan, error: ConfigError, skippable: boolean) => {
-    if (skippable && plan.optional) warnings.push(`${error.message}; the entry is optional, so the harness runs without it`)
+    if (skippable && plan.optional) warnings.push(`${error.message}; ${notActive(plan)}`)
     else problems.push(error)
   }
   const ctx = new Context()
@@ -240,6 +244,12 @@ function rejectDuplicates(prepared: Prepared[]): Prepared[] {
     return { kind: 'invalid', plan, error: entryError(plan, LoaderCodes.CONFIG_INVALID,
       `the same module is already listed as ${first.label}; a plugin applies once per harness, so merge the two entries`) }
   })
+}
+
+/** `this plugin is NOT active; the entry is optional, so the harness runs without it` (`tool source` for tools). */
+function notActive(plan: EntryPlan): string {
+  const what = (plan.entry?.section ?? plan.label.replace(/\[.*$/, '')) === 'tools' ? 'tool source' : 'plugin'
+  return `this ${what} is NOT active; the entry is optional, so the harness runs without it`
 }
 
 /** Why an entry did not start: its own reason, then any other plugin that failed as it was applied. */

@@ -1,13 +1,15 @@
 /**
  * The shape of `rein.yaml`, checked before anything is imported. Every key is known, every
- * entry has a `use`, every value has the type its section needs; `${env:NAME}` is substituted
- * everywhere and relative path strings are made absolute in entry configs, `session` and
- * `examples`. Every problem is found, each a `ConfigError` at the line of the offending key;
- * an entry with a problem is left out of the config, so nothing is built from it.
+ * entry has a `use`, every value has the type its section needs, no entry's config holds a
+ * `__proto__`, `constructor` or `prototype` key; `${env:NAME}` is substituted everywhere and
+ * relative path strings are made absolute in entry configs, `session` and `examples`. Every
+ * problem is found, each a `ConfigError` at the line of the offending key; an entry with a
+ * problem is left out of the config, so nothing is built from it.
  */
 import { resolve } from 'node:path'
 import { ConfigError, inFileOrder, LoaderCodes, ValueProblem, type LoaderCode } from './errors.js'
 import { interpolateEnv, resolveRelativePaths } from './interpolate.js'
+import { prototypeKeyDetail, prototypeKeys } from './plain-data.js'
 import { didYouMean } from './suggest.js'
 import type { ValuePath, YamlSource } from './source.js'
 
@@ -118,6 +120,10 @@ export function readHarnessConfig(
       ok = false
     } else if (written.isolate !== undefined && typeof written.isolate !== 'boolean') {
       report(LoaderCodes.CONFIG_INVALID, [...path, 'isolate'], `"isolate" must be true or false (got ${JSON.stringify(written.isolate)})`)
+      ok = false
+    }
+    for (const key of item ? prototypeKeys(item.config) : []) {
+      report(LoaderCodes.CONFIG_INVALID, [...path, 'config', ...key], prototypeKeyDetail(key))
       ok = false
     }
     if (!ok || !item) return undefined

@@ -1,16 +1,19 @@
 /**
  * Reads a YAML file and keeps where everything is. The file is only ever read, and never more
  * than `MAX_CONFIG_BYTES` of it. Everything that stops a file from being read as a value —
- * unreadable, too large, a syntax error, a repeated key, aliases that expand too far — is a
- * `ConfigErrors` naming the file and the line; parsing is linear in the file's size. After a
- * successful parse, `lineOf(path)` answers the line of any value, so that later checks can
- * point at the exact key they reject.
+ * unreadable, too large, a syntax error, a repeated key, aliases that expand too far, a value
+ * that is not plain data (a `!!set`, `!!omap`, `!!binary` or timestamp, or a value that
+ * contains itself) — is a `ConfigErrors` naming the file and the line; parsing is linear in the
+ * file's size. After a successful parse, `lineOf(path)` answers the line of any value, so that
+ * later checks can point at the exact key they reject.
  */
 import { open } from 'node:fs/promises'
 import { dirname, resolve } from 'node:path'
 import { isAlias, isMap, isSeq, LineCounter, parseDocument, type Document, type Node } from 'yaml'
 import { ConfigError, ConfigErrors, LoaderCodes } from './errors.js'
+import { foreignValues } from './plain-data.js'
 import { syntaxErrorPlace, syntaxErrorText } from './syntax-error.js'
+import { formatPath } from './value-path.js'
 import { aliasPastLimit, indexKeys, type KeyIndex } from './yaml-checks.js'
 
 /** A path into the parsed value: map keys and sequence indexes. */
@@ -52,7 +55,10 @@ export async function readYaml(path: string, options: { maxBytes?: number } = {}
   return parseYaml(file, text)
 }
 
-/** Parses `text` as the content of `file`. Throws `ConfigErrors` on a syntax error, repeated keys or an alias bomb. */
+/**
+ * Parses `text` as the content of `file`. Throws `ConfigErrors` on a syntax error, repeated
+ * keys, an alias bomb or a value that is not plain data.
+ */
 export function parseYaml(file: string, text: string): YamlSource {
   const lineCounter = new LineCounter()
   const doc = parseDocument(text, { lineCounter, prettyErrors: true, uniqueKeys: false })
@@ -82,7 +88,13 @@ export function parseYaml(file: string, text: string): YamlSource {
       : `YAML alias error: ${error.message}`
     throw new ConfigErrors([new ConfigError(LoaderCodes.CONFIG_SYNTAX, { file, line: lineAt(alias, 1) }, detail, { cause: error })])
   }
-  return { file, dir: dirname(file), data, lineOf: (path) => findLine(doc, index, lineAt, path) }
+  const lineOf = (path: ValuePath) => findLine(doc, index, lineAt, path)
+  const foreign = foreignValues(data)
+  if (foreign.length) {
+    throw new ConfigErrors(foreign.map(({ path, detail }) => new ConfigError(LoaderCodes.CONFIG_INVALID, { file, line: lineOf(path) },
+      `${path.length ? formatPath(path) : 'the file\'s value'} ${detail}`)))
+  }
+  return { file, dir: dirname(file), data, lineOf }
 }
 
 /** The file's text, or undefined when it holds more than `maxBytes` (read no further than that). */

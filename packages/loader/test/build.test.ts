@@ -73,7 +73,7 @@ describe('building a harness', () => {
       '    optional: true',
     ])
     const harness = await loadHarness(file)
-    const skipped = '; the entry is optional, so the harness runs without it'
+    const skipped = '; this plugin is NOT active; the entry is optional, so the harness runs without it'
     expect(harness.warnings).toEqual([
       `${file}:3 plugins[1] (${fx('throws.ts')}): the plugin failed to start: cannot open the policy database${skipped}`,
       `${file}:4 plugins[2] (${fx('needs-service.ts')}): the plugin failed to start: it needs the service "vault", which no plugin provides; ` +

@@ -85,6 +85,26 @@ describe('readHarnessConfig', () => {
     expect(config.plugins.map((p) => p.label)).toEqual(['plugins[1] (b)'])
   })
 
+  it('refuses a __proto__, constructor or prototype key in any entry\'s config, even an optional one', () => {
+    const why = 'name parts of every JavaScript object, not settings, so a plugin would not read it as written; remove or rename it'
+    const { config, problems } = check([
+      'provider: { use: p, config: { __proto__: { model: m } } }',
+      'plugins:',
+      '  - use: a',
+      '    optional: true',
+      '    config:',
+      '      rules: [{ when: { constructor: x } }]',
+      '  - use: b',
+      '    config: { prototype: 1, ok: { fine: 2 } }',
+    ].join('\n'))
+    expect(problems.map((p) => p.message)).toEqual([
+      `/project/rein.yaml:1 provider (p): config key "__proto__" is refused: __proto__, constructor, prototype ${why}`,
+      `/project/rein.yaml:6 plugins[0] (a): config key "constructor" in rules[0].when is refused: __proto__, constructor, prototype ${why}`,
+      `/project/rein.yaml:8 plugins[1] (b): config key "prototype" is refused: __proto__, constructor, prototype ${why}`,
+    ])
+    expect([config.provider, ...config.plugins]).toEqual([undefined])
+  })
+
   it('checks the agent section', () => {
     expect(errorOf('tools: [./t.ts]\nagent:\n  maxTurns: many\n').message)
       .toBe('/project/rein.yaml:3 agent: maxTurns must be a positive integer (got "many")')

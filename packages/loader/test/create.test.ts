@@ -99,9 +99,10 @@ describe('createHarness', () => {
       tools: [echoTool],
     })
     expect(harness.warnings).toEqual([
-      'plugins[0] (throws): the plugin failed to start: cannot open the policy database; the entry is optional, so the harness runs without it',
+      'plugins[0] (throws): the plugin failed to start: cannot open the policy database; ' +
+        'this plugin is NOT active; the entry is optional, so the harness runs without it',
       'plugins[1] (needs-service): the plugin failed to start: it needs the service "vault", which no plugin provides; ' +
-        'list the plugin that provides it before this one; the entry is optional, so the harness runs without it',
+        'list the plugin that provides it before this one; this plugin is NOT active; the entry is optional, so the harness runs without it',
     ])
     expect(await harness.ctx.tools.execute({ id: 'c1', name: 'echo', arguments: { text: 'ok' } })).toMatchObject({ isError: false, value: 'ok' })
     await harness.dispose()

@@ -84,6 +84,39 @@ describe('readYaml', () => {
     expect(source.lineOf(['nothing'])).toBe(1)
   })
 
+  it('refuses a value that YAML tags make into something other than plain data, at its line', () => {
+    const instead = 'which rein does not read as config; write a plain mapping, list or string instead'
+    expect(refusalOf([
+      'plugins:',
+      '  - use: a',
+      '    config:',
+      '      when: !!set { command }',
+      '      order: !!omap [ { a: 1 }, { b: 2 } ]',
+      '      key: !!binary aGVsbG8=',
+      '      since: !!timestamp 2001-12-14',
+    ].join('\n'))).toEqual([
+      `/x/rein.yaml:4: plugins[0].config.when is a YAML set (!!set), ${instead}`,
+      `/x/rein.yaml:5: plugins[0].config.order is an ordered mapping (!!omap), ${instead}`,
+      `/x/rein.yaml:6: plugins[0].config.key is binary data (!!binary), ${instead}`,
+      '/x/rein.yaml:7: plugins[0].config.since is a timestamp, which YAML turns into a date that rein does not read as config; quote it to keep it a string',
+    ])
+    expect(refusalOf('%YAML 1.1\n---\nsession: s.jsonl\nagent:\n  since: 2024-01-01\n')).toEqual([
+      '/x/rein.yaml:5: agent.since is a timestamp, which YAML turns into a date that rein does not read as config; quote it to keep it a string',
+    ])
+    expect(refusalOf('!!set { a, b }\n')).toEqual([`/x/rein.yaml:1: the file's value is a YAML set (!!set), ${instead}`])
+  })
+
+  it('keeps plain values written with tags, !!pairs and a quoted date', () => {
+    expect(parseYaml('/x/rein.yaml', "a: !!map { b: !!str 1 }\nc: !!pairs [ { d: 1 } ]\ne: '2024-01-01'\n").data)
+      .toEqual({ a: { b: '1' }, c: [{ d: 1 }], e: '2024-01-01' })
+  })
+
+  it('refuses a value that contains itself through an alias', () => {
+    expect(refusalOf('plugins:\n  - use: a\n    config: &c\n      self: *c\n')).toEqual([
+      '/x/rein.yaml:4: plugins[0].config.self contains itself through a YAML alias, which no config can hold; write the value out instead',
+    ])
+  })
+
   it('treats an empty file as no value', () => {
     expect(parseYaml('/x/rein.yaml', '# nothing yet\n').data).toBeUndefined()
   })
