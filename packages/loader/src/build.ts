@@ -25,13 +25,15 @@ import type { ValuePath } from './source.js'
 export interface EntryPlan {
   /** `plugins[2] (@rein/plugin-retry)`: how errors and warnings name the entry. */
   label: string
-  config: unknown
   /** A failure to load or start is a warning, and the harness runs without the entry. */
   optional: boolean
   /** The rein.yaml entry it came from; undefined for an entry given in code. */
   entry: EntryConfig | undefined
-  /** The entry's plugin, and its module file when it has one. Throws `ValueProblem`. */
-  load(): Promise<{ plugin: PluginModule, file: string | undefined }>
+  /**
+   * The entry's plugin, its module file when it has one, and the config to apply it with
+   * (relative paths resolved as the module asks). Throws `ValueProblem`.
+   */
+  load(): Promise<{ plugin: PluginModule, file: string | undefined, config: unknown }>
   /** Where a problem at `path` inside the entry is. */
   locate(path: ValuePath): Location
 }
@@ -133,7 +135,7 @@ export async function buildHarness(plan: HarnessPlan): Promise<BuiltHarness> {
 
 /** An entry after loading: ready to apply, or failed (its own failure), or invalid (a mistake in the list). */
 type Prepared =
-  | { kind: 'ready', plan: EntryPlan, plugin: PluginModule, file: string | undefined }
+  | { kind: 'ready', plan: EntryPlan, plugin: PluginModule, file: string | undefined, config: unknown }
   | { kind: 'failed', plan: EntryPlan, error: ConfigError }
   | { kind: 'invalid', plan: EntryPlan, error: ConfigError }
 
@@ -199,7 +201,7 @@ async function applyEntries(plans: readonly EntryPlan[], inspectOnly: boolean) {
 async function applyOne(ctx: Context, item: Extract<Prepared, { kind: 'ready' }>, reported: Set<EffectScope>):
   Promise<{ kind: 'applied', applied: AppliedEntry } | { kind: 'failed', error: ConfigError, skippable: boolean }> {
   const newProblems = () => startupProblems(ctx).filter((problem) => !reported.has(problem.scope))
-  const fork = ctx.plugin(item.plugin as any, item.plan.config) as ForkScope
+  const fork = ctx.plugin(item.plugin as any, item.config) as ForkScope
   await ctx.start()
   const own = startupProblemOf(fork)
   const others = newProblems().filter((problem) => problem.scope !== fork && problem.scope !== fork.runtime)
@@ -215,9 +217,9 @@ async function applyOne(ctx: Context, item: Extract<Prepared, { kind: 'ready' }>
 /** Imports the entry's module and checks its config against the plugin's schema. */
 async function prepare(plan: EntryPlan): Promise<Prepared> {
   try {
-    const { plugin, file } = await plan.load()
-    checkPluginConfig(plugin, plan.config)
-    return { kind: 'ready', plan, plugin, file }
+    const { plugin, file, config } = await plan.load()
+    checkPluginConfig(plugin, config)
+    return { kind: 'ready', plan, plugin, file, config }
   } catch (error) {
     if (error instanceof ValueProblem) return { kind: 'failed', plan, error: entryError(plan, error.code, error.detail, error.path, error) }
     throw error

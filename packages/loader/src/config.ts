@@ -8,7 +8,7 @@
  */
 import { resolve } from 'node:path'
 import { ConfigError, inFileOrder, LoaderCodes, ValueProblem, type LoaderCode } from './errors.js'
-import { interpolateEnv, resolveRelativePaths } from './interpolate.js'
+import { interpolateEnv } from './interpolate.js'
 import { prototypeKeyDetail, prototypeKeys } from './plain-data.js'
 import { didYouMean } from './suggest.js'
 import type { ValuePath, YamlSource } from './source.js'
@@ -25,7 +25,10 @@ export interface EntryConfig {
   index: number | undefined
   /** The module, as written: a package name, `./x.ts`, or an absolute path. */
   use: string
-  /** The entry's config after substitution; undefined when the entry has none. */
+  /**
+   * The entry's config after `${env:NAME}` substitution; undefined when the entry has none. Its
+   * relative paths are resolved once the module is known (`config-paths.ts`), as the module asks.
+   */
   config: unknown
   /** `optional: true`: if the entry fails to load or start, the harness runs without it and says so. */
   optional: boolean
@@ -127,7 +130,7 @@ export function readHarnessConfig(
       ok = false
     }
     if (!ok || !item) return undefined
-    const config = item.config === undefined || item.config === null ? undefined : resolveRelativePaths(item.config, source.dir)
+    const config = item.config === null ? undefined : item.config
     return {
       section, index, use: use as string, config, optional: written.optional === true, isolate: written.isolate === true,
       line: source.lineOf(path), label: labelAt(raw, path) ?? section, path,

@@ -80,12 +80,11 @@ function codeEntryPlan(section: 'plugins' | 'tools', index: number, value: unkno
   const label = `${section}[${index}]${problem ? '' : nameOf(plugin)}`
   return {
     label,
-    config,
     optional,
     entry: undefined,
     load: async () => {
       if (problem) throw problem
-      return { plugin: pluginOf(plugin, 'value'), file: undefined }
+      return { plugin: pluginOf(plugin, 'value'), file: undefined, config }
     },
     locate: () => ({ entry: label }),
   }

@@ -8,6 +8,7 @@ import type { EntryConfig } from './config.js'
 import { ConfigError, ValueProblem, type LoaderCode, type Location } from './errors.js'
 import { isolatedToolPlugin } from './isolated-entry.js'
 import { importModule, pluginOf, type ModuleNamespace } from './modules.js'
+import { resolveConfigPaths } from './config-paths.js'
 import { resolveModule } from './resolve.js'
 import type { ValuePath, YamlSource } from './source.js'
 
@@ -15,12 +16,12 @@ import type { ValuePath, YamlSource } from './source.js'
 export function fileEntryPlan(source: YamlSource, entry: EntryConfig): EntryPlan {
   return {
     label: entry.label,
-    config: entry.config,
     optional: entry.optional,
     entry,
     load: async () => {
       const { namespace, file } = await importEntryModule(source, entry)
-      return { plugin: entry.isolate ? await isolatedToolPlugin(namespace, file) : pluginOf(namespace), file }
+      const plugin = entry.isolate ? await isolatedToolPlugin(namespace, file) : pluginOf(namespace)
+      return { plugin, file, config: resolveConfigPaths(entry.config, source.dir, plugin) }
     },
     locate: (path) => entryLocation(source, entry, path),
   }

@@ -40,9 +40,21 @@ export function interpolateEnv(
   }))
 }
 
-/** Returns a copy of `value` with every relative path string (`.`, `..`, `./x`, `../x`) made absolute from `baseDir`. */
-export function resolveRelativePaths(value: unknown, baseDir: string): unknown {
-  return mapStrings(value, [], (text) => isRelativePath(text) ? resolve(baseDir, text) : text)
+/**
+ * Returns a copy of `value` with every relative path string (`.`, `..`, `./x`, `../x`) made
+ * absolute from `baseDir`; with `keys`, only those under these top-level keys of an object.
+ */
+export function resolveRelativePaths(value: unknown, baseDir: string, keys?: readonly string[]): unknown {
+  const resolveText = (text: string) => isRelativePath(text) ? resolve(baseDir, text) : text
+  if (keys === undefined || value === null || typeof value !== 'object' || Array.isArray(value)) {
+    return keys === undefined ? mapStrings(value, [], resolveText) : value
+  }
+  const out: Record<string, unknown> = {}
+  for (const [key, item] of Object.entries(value)) {
+    const mapped = keys.includes(key) ? mapStrings(item, [key], resolveText) : item
+    Object.defineProperty(out, key, { value: mapped, enumerable: true, writable: true, configurable: true })
+  }
+  return out
 }
 
 /** Whether `text` is a path relative to the config file's folder, in the sense of this module. */

@@ -6,6 +6,7 @@
 import type { Provider } from '@rein/kernel'
 import type { EntryConfig } from './config.js'
 import { LoaderCodes } from './errors.js'
+import { resolveConfigPaths } from './config-paths.js'
 import { asEntryError, entryError, importEntryModule } from './file-entry.js'
 import { providerFactoryOf } from './modules.js'
 import { checkPluginConfig } from './plugin-config.js'
@@ -14,16 +15,18 @@ import type { YamlSource } from './source.js'
 /** Imports the provider module of `entry` and calls its `createProvider` with the entry's config. */
 export async function loadProvider(source: YamlSource, entry: EntryConfig): Promise<Provider> {
   let create: (config: unknown) => unknown
+  let config: unknown
   try {
     const { namespace } = await importEntryModule(source, entry)
     create = providerFactoryOf(namespace)
-    checkPluginConfig(namespace, entry.config)
+    config = resolveConfigPaths(entry.config, source.dir, namespace)
+    checkPluginConfig(namespace, config)
   } catch (error) {
     throw asEntryError(source, entry, error)
   }
   let provider: unknown
   try {
-    provider = await create(entry.config ?? {})
+    provider = await create(config ?? {})
   } catch (error) {
     throw entryError(source, entry, LoaderCodes.PROVIDER_INVALID,
       `createProvider failed: ${error instanceof Error ? error.message : String(error)}`, [], error)

@@ -19,6 +19,13 @@ export type { Action, RuleConfig, PermissionGuardConfig, Policy, Verdict } from 
 export { compileGlob, GlobError } from './glob.js'
 export { createApproval, type Ask, type ApprovalAnswer, type ApprovalRequest, type ApprovalOptions } from './approval.js'
 
+/**
+ * Which config keys hold file paths for rein.yaml's loader: none. A rule's globs are patterns
+ * matched against the arguments as the model writes them, so `./.env` must stay `./.env` rather
+ * than be made absolute from the config file's folder.
+ */
+export const configPaths: readonly string[] = []
+
 /** Applies the guard without an `ask` option: asks go to `ctx.approvalPrompt`, or are denied. */
 export function apply(ctx: Context, config: PermissionGuardConfig) {
   applyGuard(ctx, config)
