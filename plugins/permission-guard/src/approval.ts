@@ -1,9 +1,10 @@
 /**
  * The approval service behind `ctx.approval`. Requests are answered one at a time, in the
  * order they arrive (the scheduler starts calls, and so their pre-execute, in model order).
- * An "allow-session" answer is remembered under the request's key (same tool, same deciding
- * rule), so siblings queued behind it and later calls pass without asking again. With no
- * asker every request is denied; a call whose signal aborts stops waiting and is denied.
+ * An "allow-session" answer remembers the request's keys (what it asked about: an asking rule,
+ * or an exact call the default asked about); a sibling queued behind it or a later call passes
+ * without asking only when every one of its own keys is remembered. With no asker every request
+ * is denied; a call whose signal aborts stops waiting and is denied.
  */
 import type { ApprovalAnswer, ApprovalRequest, ApprovalService } from '@rein/kernel'
 
@@ -18,8 +19,8 @@ export type Ask = (request: ApprovalRequest) => ApprovalAnswer | Promise<Approva
 export interface ApprovalOptions {
   /** The asker to use for a request, looked up when its turn comes; undefined means deny. */
   asker: () => Ask | undefined
-  /** Which remembered "allow-session" answers cover a request. */
-  keyOf: (request: ApprovalRequest) => string
+  /** What an "allow-session" answer to a request covers; a request is covered when all its keys are remembered. */
+  keysOf: (request: ApprovalRequest) => readonly string[]
   /** Reports, once, that requests are denied because no asker is configured. */
   warn: (message: string) => void
 }
@@ -33,8 +34,8 @@ export function createApproval(options: ApprovalOptions): ApprovalService {
   let warned = false
 
   const decide = async (request: ApprovalRequest): Promise<ApprovalAnswer> => {
-    const key = options.keyOf(request)
-    if (session.has(key)) return 'allow-session'
+    const keys = options.keysOf(request)
+    if (keys.length > 0 && keys.every((key) => session.has(key))) return 'allow-session'
     const { signal } = request.exec
     if (signal.aborted) return 'deny'
     const ask = options.asker()
@@ -47,7 +48,7 @@ export function createApproval(options: ApprovalOptions): ApprovalService {
     if (!ANSWERS.includes(reply)) {
       throw new Error(`the asker answered ${JSON.stringify(reply)}; expected "allow-once", "allow-session" or "deny"`)
     }
-    if (reply === 'allow-session') session.add(key)
+    if (reply === 'allow-session') keys.forEach((key) => session.add(key))
     return reply
   }
 

@@ -14,8 +14,9 @@ const Rule = Schema.object({
   tool: Schema.string().required().description('Glob over the tool name, e.g. "read_*".'),
   action: Action.required().description('What a matching call gets.'),
   reason: Schema.string().description('Shown when this rule denies or asks.'),
-  // Each value is checked by compilePolicy, which names the entry and the fix.
-  when: Schema.dict(Schema.any()).description('Argument name -> a glob, or { shell: glob } for a shell command line; all must match.'),
+  // Taken as it is (a dict schema would turn null, a Map or a Set into `{}`, and drop a
+  // `__proto__` key): compilePolicy checks it and each value, naming the entry and the fix.
+  when: Schema.any().description('Argument name -> a glob, or { shell: glob } for a shell command line; all must match.'),
 })
 
 const Shape = Schema.object({

@@ -9,7 +9,7 @@ import type { PreToolDecision } from '@rein/kernel'
 import { createApproval, type Ask } from './approval.js'
 import type { ApprovalPrompt } from '@rein/kernel'
 import { Config } from './config.js'
-import { compilePolicy, type PermissionGuardConfig } from './rules.js'
+import { compilePolicy, type PermissionGuardConfig, type Policy } from './rules.js'
 
 /** `ctx.approvalPrompt` (declared by the kernel): who answers the asks when the plugin was loaded without an `ask` option (e.g. the CLI). */
 export type { ApprovalPrompt }
@@ -38,10 +38,13 @@ export function createPermissionGuard(options: PermissionGuardOptions = {}) {
 export function applyGuard(ctx: Context, config: PermissionGuardConfig, options: PermissionGuardOptions = {}) {
   const policy = compilePolicy(config)
   const logger = ctx.logger(name)
+  const checkTools = toolChecker(ctx, policy, (message) => logger.warn(message))
+  checkTools()
 
   // Decides before anything inside it; inner handlers still run after an allow or an ask.
   // Not async: an allow (the common case) hands `next()` on without a frame of its own.
   ctx.on('tools/pre-execute', (exec, next): Promise<PreToolDecision> => {
+    checkTools(exec.name)
     const verdict = policy(exec.name, exec.arguments)
     switch (verdict.action) {
       case 'deny':
@@ -61,11 +64,27 @@ export function applyGuard(ctx: Context, config: PermissionGuardConfig, options:
 
   ctx.set('approval', createApproval({
     asker: () => options.ask ?? (ctx.get('approvalPrompt') as ApprovalPrompt | undefined)?.ask,
-    keyOf: ({ exec, reason }) => {
-      const verdict = policy(exec.name, exec.arguments)
-      const rule = verdict.action === 'ask' ? `rule:${verdict.rule ?? 'default'}` : `reason:${reason ?? ''}`
-      return `${exec.name}\u0000${rule}`
-    },
+    // The policy's own ask is remembered by what it asked about; another plugin's by its reason.
+    keysOf: ({ exec, reason }) => policy.sessionKeys(exec.name, exec.arguments) ?? [`${exec.name}\u0000reason:${reason ?? ''}`],
     warn: (message) => logger.warn(message),
   }))
+}
+
+/**
+ * Warns, once per tool, about rules that name an argument the tool does not declare: for every
+ * tool registered when the plugin is applied, and for a tool registered later at its first call
+ * (the kernel has no registration event). Returns the check: all tools, or the one named.
+ */
+function toolChecker(ctx: Context, policy: Policy, warn: (message: string) => void): (name?: string) => void {
+  const checked = new Set<string>()
+  const check = (spec: { name: string, parameters: unknown }) => {
+    checked.add(spec.name)
+    for (const warning of policy.argumentWarnings(spec.name, spec.parameters)) warn(warning)
+  }
+  return (name) => {
+    if (name !== undefined && checked.has(name)) return
+    for (const spec of ctx.tools.specs()) {
+      if (!checked.has(spec.name) && (name === undefined || spec.name === name)) check(spec)
+    }
+  }
 }

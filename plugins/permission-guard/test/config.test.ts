@@ -53,6 +53,41 @@ describe('permission-guard config', () => {
     expect(await loadError({ rules: [{ tool: 'bash', action: 'deny', when: { command: { shell: 'rm *' } } }] })).toBeUndefined()
   })
 
+  it('rejects a `when` that is not a plain object, naming what it got', async () => {
+    const rule = (when: unknown) => ({ rules: [{ tool: 'bash', action: 'allow', when }] })
+    const expected = (got: string) => `$.rules[0].when must be an object of argument name -> matcher, such as { command: { shell: "rm *" } }; got ${got}`
+    expect(await loadError(rule(null))).toBe(expected('null'))
+    expect(await loadError(rule(['command']))).toBe(expected('["command"]'))
+    expect(await loadError(rule(new Map([['command', 'git *']])))).toBe(expected('a Map'))
+    expect(await loadError(rule(new Set(['command'])))).toBe(expected('a Set'))
+    expect(await loadError(rule('git *'))).toBe(expected('"git *"'))
+    class Entries { command = 'git *' }
+    expect(await loadError(rule(new Entries()))).toBe(expected('an object whose prototype is not Object.prototype'))
+    expect(await loadError(rule(Object.create({ command: 'git *' })))).toBe(expected('an object whose prototype is not Object.prototype'))
+    expect(await loadError(rule(Object.assign(Object.create(null), { command: 'git *' })))).toBeUndefined()
+  })
+
+  it('rejects __proto__, constructor and prototype as argument names in `when`', async () => {
+    for (const key of ['__proto__', 'constructor', 'prototype']) {
+      const when = JSON.parse(`{ ${JSON.stringify(key)}: { "command": "rm *" } }`)
+      expect(await loadError({ rules: [{ tool: 'bash', action: 'allow', when }] })).toBe(
+        `$.rules[0].when has the key "${key}", which cannot name an argument ("__proto__", "constructor" and "prototype" are reserved); rename or remove it`)
+    }
+  })
+
+  it('denies what an allow rule with a rejected `when` would have let through', async () => {
+    const { ctx, call, ran } = await harness()
+    ctx.plugin(guard, { default: 'deny', rules: [{ tool: 'bash', action: 'allow', when: null }] } as never)
+    await ctx.start()
+    expect(outcome(await call('bash', { command: 'rm -rf /' }))).not.toBe('ok')
+    expect(ran).toEqual([])
+  })
+
+  it('rejects a matcher object that is not a plain object', async () => {
+    expect(await loadError({ rules: [{ tool: 'bash', action: 'deny', when: { command: new Map([['shell', 'rm *']]) } }] }))
+      .toBe('$.rules[0].when.command must be a glob string such as "src/*", or { shell: glob } for a shell command line; got a Map')
+  })
+
   it('registers nothing when the config is rejected', async () => {
     const { ctx } = await harness()
     ctx.plugin(guard, { rules: "all" } as never)

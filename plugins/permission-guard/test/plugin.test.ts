@@ -1,5 +1,6 @@
 import type { Context } from 'cordis'
-import { TOOL_DENIED } from '@rein/kernel'
+import { defineTool, TOOL_DENIED } from '@rein/kernel'
+import { captureWarnings } from '@rein/testing'
 import { describe, expect, it } from 'vitest'
 import * as guard from '../src/index.js'
 import type { PermissionGuardInput } from '../src/index.js'
@@ -83,5 +84,39 @@ describe('permission-guard on a real kernel', () => {
     expect(ctx.tools.chain('guards')).toEqual([])
     expect(ctx.get('approval')).toBeUndefined()
     expect(outcome(await call('rm'))).toBe('ok')
+  })
+})
+
+describe('rules naming an argument the tool does not have', () => {
+  it('are reported for the tools registered before the plugin, and for a later tool at its first call', async () => {
+    const { ctx, call } = await harness()
+    const log = captureWarnings('permission-guard', ctx)
+    try {
+      ctx.tools.register(defineTool({
+        name: 'sh', description: 'sh', execute: () => 'ok',
+        parameters: { type: 'object', properties: { command: { type: 'string' }, cwd: { type: 'string' } } },
+      }))
+      ctx.plugin(guard, { rules: [
+        { tool: 'sh', action: 'deny', when: { cmd: { shell: 'rm *' } } },
+        { tool: '*', action: 'ask', when: { command: 'x', path: 'y' } },
+        { tool: 'read_file', action: 'allow' },
+      ] })
+      await ctx.start()
+      expect(log.warnings).toEqual([
+        'rules[0] (tool "sh", cmd shell "rm *") names the argument "cmd", which tool "sh" does not have (its arguments: "command", "cwd"), so the rule never matches a call that follows the tool\'s schema',
+        'rules[1] (tool "*", command "x", path "y") names the argument "path", which tool "sh" does not have (its arguments: "command", "cwd"), so the rule never matches a call that follows the tool\'s schema',
+      ])
+      ctx.tools.register(defineTool({
+        name: 'edit', description: 'edit', execute: () => 'ok',
+        parameters: { type: 'object', properties: { path: { type: 'string' } } },
+      }))
+      expect(outcome(await call('edit', { path: 'a' }))).toBe('ok')
+      expect(outcome(await call('edit', { path: 'b' }))).toBe('ok')
+      expect(log.warnings.slice(2)).toEqual([
+        'rules[1] (tool "*", command "x", path "y") names the argument "command", which tool "edit" does not have (its arguments: "path"), so the rule never matches a call that follows the tool\'s schema',
+      ])
+    } finally {
+      log.stop()
+    }
   })
 })

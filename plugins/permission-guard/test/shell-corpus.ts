@@ -1,18 +1,24 @@
 /**
  * Spellings of `rm` that a deny rule `{ command: { shell: 'rm *' } }` must catch, each with the
- * simple commands it reads as (`?` marks a command whose name is only known at run time), or
- * `unparseable`. The first 24 are the ones a plain text glob let through (issue #9); the rest are
- * harder ones. The same list measured the candidate parsers (see the README).
+ * simple commands it reads as (`?` marks a command whose name is only known at run time, or code
+ * bash evaluates at run time; `=` one that runs with variables set on the line, or a statement of
+ * assignments), or `unparseable`. The first 24 are the ones a plain text glob let through
+ * (issue #9); the rest, up to the parser edge cases and broken lines, are harder ones. The first
+ * 112 measured the candidate parsers (see the README); the spellings after them came from a
+ * later review (code bash evaluates at run time, wrapper options, here-documents read by file
+ * name, `source`).
  */
 export interface Spelling {
   line: string
   reads: string[] | 'unparseable'
+  /** Real bash deletes the file `x` when it runs this line (`test/shell/bash.test.ts` checks). */
+  runs?: true
 }
 
 export const CORPUS: readonly Spelling[] = [
   // What a plain `rm *` text glob missed.
   { line: ' rm x', reads: ['rm x'] },
-  { line: 'FOO=1 rm x', reads: ['rm x'] },
+  { line: 'FOO=1 rm x', reads: ['=rm x'] },
   { line: 'a; rm x', reads: ['a', 'rm x'] },
   { line: 'a && rm x', reads: ['a', 'rm x'] },
   { line: 'a || rm x', reads: ['a', 'rm x'] },
@@ -74,10 +80,10 @@ export const CORPUS: readonly Spelling[] = [
   { line: 'echo > $(rm x)', reads: ['echo', 'rm x'] },
   // Substitutions anywhere.
   { line: 'echo "$(rm x)"', reads: ['echo $(rm x)', 'rm x'] },
-  { line: 'x=$(rm y)', reads: ['rm y'] },
-  { line: 'export A=$(rm x)', reads: ['export A=$(rm x)', 'rm x'] },
+  { line: 'x=$(rm y)', reads: ['=x=$(rm y)', 'rm y'] },
+  { line: 'export A=$(rm x)', reads: ['=export A=$(rm x)', 'rm x'] },
   { line: 'echo ${x:-$(rm y)}', reads: ['echo ${x:-$(rm y)}', 'rm y'] },
-  { line: 'echo $((1 + $(rm x)))', reads: ['echo $((1 + $(rm x)))', 'rm x'] },
+  { line: 'echo $((1 + $(rm x)))', reads: ['echo $((1 + $(rm x)))', '?$((1 + $(rm x)))', 'rm x'] },
   { line: 'diff <(rm x) y', reads: ['diff <(rm x) y', 'rm x'] },
   { line: 'echo x >(rm y)', reads: ['echo x >(rm y)', 'rm y'] },
   // Names known only at run time.
@@ -86,8 +92,8 @@ export const CORPUS: readonly Spelling[] = [
   { line: '{rm,-rf,x}', reads: ['?{rm,-rf,x}'] },
   { line: 'sh -c "$X"', reads: ['sh -c $X', '?sh -c $X'] },
   // Wrappers.
-  { line: 'env FOO=1 rm x', reads: ['env FOO=1 rm x', 'rm x'] },
-  { line: 'A=1 /usr/bin/env -i PATH=/bin rm x', reads: ['env -i PATH=/bin rm x', 'rm x'] },
+  { line: 'env FOO=1 rm x', reads: ['env FOO=1 rm x', '=rm x'] },
+  { line: 'A=1 /usr/bin/env -i PATH=/bin rm x', reads: ['=env -i PATH=/bin rm x', '=rm x'] },
   { line: "env -S 'rm x'", reads: ['env -S rm x', '?env -S rm x'] },
   { line: 'command rm x', reads: ['command rm x', 'rm x'] },
   { line: 'exec rm x', reads: ['exec rm x', 'rm x'] },
@@ -107,7 +113,7 @@ export const CORPUS: readonly Spelling[] = [
   { line: "su -c 'rm x' root", reads: ['su -c rm x root', 'rm x'] },
   { line: "su - root -lc 'rm x'", reads: ['su - root -lc rm x', 'rm x'] },
   { line: 'sudo bash <<EOF\nrm x\nEOF', reads: ['sudo bash', 'bash', 'rm x'] },
-  { line: "env A=1 sh <<< 'rm x'", reads: ['env A=1 sh', 'sh', 'rm x'] },
+  { line: "env A=1 sh <<< 'rm x'", reads: ['env A=1 sh', '=sh', '=rm x'] },
   { line: "xargs sh -c 'rm \"$@\"' _", reads: ['xargs sh -c rm "$@" _', 'sh -c rm "$@" _ {}', 'rm $@'] },
   // Parser edge cases.
   { line: 'time -p rm x', reads: ['rm x'] },
@@ -120,8 +126,8 @@ export const CORPUS: readonly Spelling[] = [
   { line: 'cat <<-"EOF"\n\tbody\n\tEOF\nrm x', reads: ['cat', 'rm x'] },
   { line: 'echo "$(echo "$(rm x)")"', reads: ['echo $(echo "$(rm x)")', 'echo $(rm x)', 'rm x'] },
   { line: 'echo `echo \\`rm x\\``', reads: ['echo `echo \\`rm x\\``', 'echo `rm x\\`', 'rm x'] },
-  { line: 'echo ${a[$(rm x)]}', reads: ['echo ${a[$(rm x)]}', 'rm x'] },
-  { line: 'x=1 y=$(rm z) true', reads: ['true', 'rm z'] },
+  { line: 'echo ${a[$(rm x)]}', reads: ['echo ${a[$(rm x)]}', '?${a[$(rm x)]}', 'rm x'] },
+  { line: 'x=1 y=$(rm z) true', reads: ['=true', 'rm z'] },
   { line: 'exec 3< <(rm x)', reads: ['exec', 'rm x'] },
   { line: '[ -f x ] && rm x', reads: ['[ -f x ]', 'rm x'] },
   { line: 'test -f x && rm -f x', reads: ['test -f x', 'rm -f x'] },
@@ -131,4 +137,57 @@ export const CORPUS: readonly Spelling[] = [
   { line: 'echo "a; rm x', reads: 'unparseable' },
   { line: 'rm x )', reads: 'unparseable' },
   { line: '(rm x', reads: 'unparseable' },
+  // Code bash evaluates at run time: a value such as 'a[$(rm x)]' runs rm x when bash reads it
+  // as arithmetic (a subscript is arithmetic), as a variable name, or as a prompt.
+  { line: `x='a[$(rm x)]'; (( x ))`, reads: ['=x=a[$(rm x)]', '?(( x ))'], runs: true },
+  { line: `ls; x='a[$(rm x)]'; (( x ))`, reads: ['ls', '=x=a[$(rm x)]', '?(( x ))'], runs: true },
+  { line: `x='a[$(rm x)]'; echo $((x))`, reads: ['=x=a[$(rm x)]', 'echo $((x))', '?$((x))'], runs: true },
+  { line: `x='a[$(rm x)]'; echo $[x]`, reads: ['=x=a[$(rm x)]', 'echo $[x]', '?$[x]'], runs: true },
+  { line: `ls && [[ 1 -eq 'a[$(rm x)]' ]]`, reads: ['ls', `?[[ 1 -eq 'a[$(rm x)]' ]]`], runs: true },
+  { line: `[[ -v 'a[$(rm x)]' ]]`, reads: [`?[[ -v 'a[$(rm x)]' ]]`], runs: true },
+  { line: `x='a[$(rm x)]'; for ((i=x; 0; )); do :; done`, reads: ['=x=a[$(rm x)]', '?((i=x; 0; ))', ':'], runs: true },
+  { line: `let 'a[$(rm x)]'`, reads: [`?let 'a[$(rm x)]'`], runs: true },
+  { line: `x='a[$(rm x)]'; echo \${!x}`, reads: ['=x=a[$(rm x)]', 'echo ${!x}', '?${!x}'], runs: true },
+  { line: `x='$(rm x)'; echo \${x@P}`, reads: ['=x=$(rm x)', 'echo ${x@P}', '?${x@P}'], runs: true },
+  { line: `x='a[$(rm x)]'; echo \${a[x]}`, reads: ['=x=a[$(rm x)]', 'echo ${a[x]}', '?${a[x]}'], runs: true },
+  { line: `x='a[$(rm x)]'; echo \${x:x}`, reads: ['=x=a[$(rm x)]', 'echo ${x:x}', '?${x:x}'], runs: true },
+  { line: `x='a[$(rm x)]'; a[x]=1`, reads: ['=x=a[$(rm x)]', '?=a[x]=1'], runs: true },
+  { line: `x='a[$(rm x)]'; a=([x]=1)`, reads: ['=x=a[$(rm x)]', '?=a=([x]=1)'], runs: true },
+  { line: `x='a[$(rm x)]'; declare -i y; y=x`, reads: ['=x=a[$(rm x)]', '=declare -i y', '?declare -i y', '=y=x'], runs: true },
+  { line: `x='a[$(rm x)]'; declare -n r; r=$x; echo $r`, reads: ['=x=a[$(rm x)]', '=declare -n r', '?declare -n r', '=r=$x', 'echo $r'], runs: true },
+  { line: `test -v 'a[$(rm x)]'`, reads: ['test -v a[$(rm x)]', '?test -v a[$(rm x)]'], runs: true },
+  { line: `[ ! -v 'a[$(rm x)]' ]`, reads: ['[ ! -v a[$(rm x)] ]', '?[ ! -v a[$(rm x)] ]'], runs: true },
+  { line: `printf -v 'a[$(rm x)]' 1`, reads: ['printf -v a[$(rm x)] 1', '?printf -v a[$(rm x)] 1'], runs: true },
+  { line: `read 'a[$(rm x)]' <<< 1`, reads: ['read a[$(rm x)]', '?read a[$(rm x)]'], runs: true },
+  { line: `arr=(1); unset 'arr[$(rm x)]'`, reads: ['=arr=(1)', 'unset arr[$(rm x)]', '?unset arr[$(rm x)]'], runs: true },
+  { line: `declare 'a[$(rm x)]=1'`, reads: ['=declare a[$(rm x)]=1', '?declare a[$(rm x)]=1'], runs: true },
+  { line: `mapfile -C 'rm x;:' -c 1 <<< a`, reads: ['mapfile -C rm x;: -c 1', '?mapfile -C rm x;: -c 1'], runs: true },
+  { line: `sleep 0 & wait -p 'a[$(rm x)]' -n`, reads: ['sleep 0', 'wait -p a[$(rm x)] -n', '?wait -p a[$(rm x)] -n'], runs: true },
+  { line: `x='a[$(rm x)]'; exec {a[x]}>/dev/null`, reads: ['=x=a[$(rm x)]', 'exec {a[x]}', '?{a[x]}', '?{a[x]}'], runs: true },
+  { line: `OPTIND='a[$(rm x)]'`, reads: ['?=OPTIND=a[$(rm x)]'], runs: true },
+  { line: `PS4='$(rm x)'; set -x; true`, reads: ['?=PS4=$(rm x)', 'set -x', 'true'], runs: true },
+  { line: `env PS4='$(rm x)' bash -xc true`, reads: ['env PS4=$(rm x) bash -xc true', '?=PS4=$(rm x)', '=bash -xc true', '=true'] },
+  { line: 'hash -p /bin/rm r; r x', reads: ['hash -p /bin/rm r', '?hash -p /bin/rm r', 'r x'], runs: true },
+  { line: 'shopt -s expand_aliases; alias r=rm\nr x', reads: ['shopt -s expand_aliases', 'alias r=rm', '?alias r=rm', 'r x'], runs: true },
+  // Wrapper options, and scripts read from a here-document by file name.
+  { line: 'env - rm x', reads: ['env - rm x', 'rm x'], runs: true },
+  { line: 'env -- A=1 rm x', reads: ['env -- A=1 rm x', '=rm x'], runs: true },
+  { line: 'sudo -- A=1 rm x', reads: ['sudo -- A=1 rm x', '=rm x'] },
+  { line: 'timeout -- 5 rm x', reads: ['timeout -- 5 rm x', 'rm x'], runs: true },
+  { line: 'time -- rm x', reads: ['rm x'], runs: true },
+  { line: 'time -p -- rm x', reads: ['rm x'], runs: true },
+  { line: 'runuser -u nobody -- rm x', reads: ['runuser -u nobody -- rm x', 'rm x'] },
+  { line: 'bash /dev/stdin <<< "rm x"', reads: ['bash /dev/stdin', 'rm x'], runs: true },
+  { line: 'bash /dev/fd/0 <<< "rm x"', reads: ['bash /dev/fd/0', 'rm x'], runs: true },
+  { line: 'sh /proc/self/fd/0 <<< "rm x"', reads: ['sh /proc/self/fd/0', 'rm x'], runs: true },
+  { line: "bash /dev/fd/3 3<<< 'rm x'", reads: ['bash /dev/fd/3', '?bash /dev/fd/3'], runs: true },
+  { line: "bash -c 'bash /dev/fd/3' 3<<< 'rm x'", reads: ['bash -c bash /dev/fd/3', 'bash /dev/fd/3', '?bash /dev/fd/3'], runs: true },
+  { line: '. /dev/stdin <<< "rm x"', reads: ['. /dev/stdin', 'rm x'], runs: true },
+  { line: 'source /dev/stdin <<< "rm x"', reads: ['source /dev/stdin', 'rm x'], runs: true },
+  { line: 'source <(echo rm x)', reads: ['source <(echo rm x)', '?source <(echo rm x)', 'echo rm x'], runs: true },
+  { line: "echo 'rm x' > s; . ./s", reads: ['echo rm x', '. ./s', '?. ./s'], runs: true },
+  { line: "{ bash; } <<< 'rm x'", reads: ['bash', 'rm x'], runs: true },
+  { line: "bash -c bash <<< 'rm x'", reads: ['bash -c bash', 'bash', 'rm x'], runs: true },
+  { line: "f() { sh; } <<< 'rm x'; f", reads: ['sh', 'rm x', 'f'], runs: true },
+  { line: "exec <<< 'rm x'; bash", reads: ['exec', '?exec', 'bash', '?bash'], runs: true },
 ]

@@ -18,6 +18,8 @@ export interface OptionSpec {
   longFlags?: readonly string[]
   /** Long options that take a value (`--signal=KILL` or `--signal KILL`). */
   longValues?: readonly string[]
+  /** A lone `-` is an option (`env -` is `env -i`). */
+  dash?: boolean
   /** `NAME=value` words before the command are settings, not the command (`env`, `sudo`). */
   assignments?: boolean
   /** `-10` is an option (`nice`). */
@@ -26,57 +28,54 @@ export interface OptionSpec {
   operands?: number
 }
 
-/** Where the wrapped command starts, which options were seen, or why it cannot be told. */
+/**
+ * Where the wrapped command starts, which options were seen and which settings (`env A=1`)
+ * come before it, or why it cannot be told.
+ */
 export type Scan =
-  | { kind: 'found', index: number, seen: Set<string> }
+  | { kind: 'found', index: number, seen: Set<string>, settings: Word[] }
   | { kind: 'none', seen: Set<string> }
   | { kind: 'unknown' }
 
-const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*=/
-
-/** Scans `words` (the wrapper's name first) for the wrapped command. */
+/**
+ * Scans `words` (the wrapper's name first) for the wrapped command, as getopt does with a
+ * leading `+`: options up to `--` or the first other word, then the operands, then settings.
+ */
 export function scanOptions(words: readonly Word[], spec: OptionSpec): Scan {
   const seen = new Set<string>()
-  let operands = spec.operands ?? 0
   let i = 1
   while (i < words.length) {
     const text = staticText(words[i])
     if (text === undefined) return { kind: 'unknown' }
-    if (text === '--' && operands === (spec.operands ?? 0)) {
+    if (text === '--') {
       i++
       break
     }
-    if (text.startsWith('--') && operands === (spec.operands ?? 0)) {
-      const step = longOption(text.slice(2), spec, seen)
-      if (step === undefined) return { kind: 'unknown' }
-      i += step
-      continue
-    }
-    if (text.startsWith('-') && text.length > 1 && operands === (spec.operands ?? 0)) {
-      if (spec.numeric && /^-\d+$/.test(text)) {
-        i++
-        continue
-      }
-      const step = shortOptions(text.slice(1), spec, seen)
-      if (step === undefined) return { kind: 'unknown' }
-      i += step
-      continue
-    }
-    if (spec.assignments && operands === 0 && ASSIGNMENT.test(text)) {
-      i++
-      continue
-    }
-    if (operands > 0) {
-      operands--
-      i++
-      continue
-    }
-    break
+    const step = optionWords(text, spec, seen)
+    if (step === 'none') break
+    if (step === undefined) return { kind: 'unknown' }
+    i += step
   }
+  i = Math.min(i + (spec.operands ?? 0), words.length)
+  const settingsStart = i
+  while (spec.assignments && i < words.length && staticText(words[i])?.includes('=')) i++
   if (i >= words.length) return { kind: 'none', seen }
-  // A value consumed as the next word must itself be known.
+  // Every word before the command must itself be known (an option's value, an operand, a setting).
   for (let j = 1; j < i; j++) if (staticText(words[j]) === undefined) return { kind: 'unknown' }
-  return { kind: 'found', index: i, seen }
+  return { kind: 'found', index: i, seen, settings: words.slice(settingsStart, i) }
+}
+
+/** How many words an option takes up; `'none'` when `text` is not an option; undefined when unknown. */
+function optionWords(text: string, spec: OptionSpec, seen: Set<string>): number | 'none' | undefined {
+  if (text === '-') {
+    if (!spec.dash) return 'none'
+    seen.add('-')
+    return 1
+  }
+  if (text.startsWith('--')) return longOption(text.slice(2), spec, seen)
+  if (!text.startsWith('-')) return 'none'
+  if (spec.numeric && /^-\d+$/.test(text)) return 1
+  return shortOptions(text.slice(1), spec, seen)
 }
 
 /** How many words a long option takes up, or undefined when it is not in the spec. */

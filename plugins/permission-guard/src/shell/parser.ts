@@ -52,83 +52,277 @@ function messageOf(error: unknown): string {
   return typeof go?.Error === 'function' ? go.Error() : error instanceof Error ? error.message : String(error)
 }
 
+/** One parsed script: its tree's node types and the source text of any node. */
+interface Tree {
+  sh: Syntax
+  bytes: Buffer
+  type(node: SyntaxNode): string
+  sourceOf(node: SyntaxNode): string
+}
+
+/** What here-documents and here-strings feed a statement: standard input, another descriptor. */
+interface Feed {
+  input?: Word
+  other: boolean
+}
+
+/** A compound statement's here-documents, which the commands inside it read. */
+interface FedRange {
+  start: number
+  end: number
+  feed: Feed
+}
+
 /** Every simple command of the tree, in source order (an outer command before what its words run). */
 function read(sh: Syntax, file: SyntaxNode, source: string): ParseResult {
   const bytes = Buffer.from(source, 'utf8')
-  const sourceOf = (node: SyntaxNode) => bytes.subarray(node.Pos().Offset(), node.End().Offset()).toString('utf8')
-  const type = (node: SyntaxNode) => sh.NodeType(node)
-
-  const part = (node: SyntaxNode): Part[] => {
-    switch (type(node)) {
-      case 'Lit': return unquotedParts(node.Value)
-      case 'SglQuoted': return [{ kind: 'literal', text: node.Dollar ? ansiC(node.Value) : node.Value, quoted: true }]
-      case 'DblQuoted': return (node.Parts as SyntaxNode[]).flatMap((inner) => (type(inner) === 'Lit'
-        ? [{ kind: 'literal', text: doubleQuoted(inner.Value), quoted: true } as const]
-        : part(inner)))
-      default: return [{ kind: 'dynamic', source: sourceOf(node) }]
-    }
+  const tree: Tree = {
+    sh,
+    bytes,
+    type: (node) => sh.NodeType(node),
+    sourceOf: (node) => bytes.subarray(node.Pos().Offset(), node.End().Offset()).toString('utf8'),
   }
-  const word = (node: SyntaxNode): Word => ({ parts: (node.Parts as SyntaxNode[]).flatMap(part) })
-
-  /** The here-document or here-string a statement feeds to standard input, if any. */
-  const inputOf = (stmt: SyntaxNode): Word | undefined => {
-    let input: Word | undefined
-    for (const redirect of (stmt.Redirs ?? []) as SyntaxNode[]) {
-      if (redirect.N && redirect.N.Value !== '0') continue
-      if (redirect.Hdoc) input = heredoc(redirect)
-      else if (bytes.subarray(redirect.OpPos.Offset(), redirect.OpPos.Offset() + 3).toString() === '<<<') input = word(redirect.Word)
-    }
-    return input
-  }
-  /** A here-document body: literal when its delimiter is quoted, else expanded like "…". */
-  const heredoc = (redirect: SyntaxNode): Word => {
-    const delimiter = redirect.Word.Parts as SyntaxNode[]
-    const quoted = delimiter.some((p) => type(p) !== 'Lit' || String(p.Value).includes('\\'))
-    return {
-      parts: (redirect.Hdoc.Parts as SyntaxNode[]).flatMap((p): Part[] => (type(p) === 'Lit'
-        ? [{ kind: 'literal', text: quoted ? p.Value : doubleQuoted(p.Value), quoted: true }]
-        : [{ kind: 'dynamic', source: sourceOf(p) }])),
-    }
-  }
-  /** `export A=1 -x b` as words: each assignment is one word. */
-  const declaration = (clause: SyntaxNode): Word[] => [
-    { parts: [{ kind: 'literal', text: clause.Variant.Value, quoted: false }] },
-    ...(clause.Args as SyntaxNode[]).map((assign): Word => {
-      if (assign.Naked) return assign.Value ? word(assign.Value) : { parts: [{ kind: 'literal', text: assign.Name.Value, quoted: false }] }
-      if (assign.Index || assign.Array || !assign.Value) return { parts: [{ kind: 'dynamic', source: sourceOf(assign) }] }
-      return { parts: [{ kind: 'literal', text: `${assign.Name.Value}${assign.Append ? '+=' : '='}`, quoted: false }, ...word(assign.Value).parts] }
-    }),
-  ]
-
-  /** Whether a redirection writes to a file: `>`, `>>`, `>|`, `&>`, `<>`, or `>&` to a name. */
-  const writesFile = (redirect: SyntaxNode): boolean => {
-    const at = redirect.OpPos.Offset()
-    const op = /^(&>>?|>>|>\||>&|<>|>|<&|<<<|<<-|<<|<)/.exec(bytes.subarray(at, at + 3).toString('latin1'))?.[1] ?? '>'
-    if (op.startsWith('<') && op !== '<>') return false
-    const target = redirect.Word ? staticText(word(redirect.Word)) : undefined
-    if (target === '/dev/null' || target === '/dev/stdout' || target === '/dev/stderr') return false
-    return !(op === '>&' && target !== undefined && /^(\d+-?|-)$/.test(target))
-  }
-
   const commands: SimpleCommand[] = []
+  const fed: FedRange[] = []
+  // The statements `time` runs: bash takes one `--` after `time` (or `time -p`) as its own.
+  const timed = new Set<number>()
   let writes = false
   sh.Walk(file, (node) => {
     if (!node) return true
-    if (type(node) === 'Redirect') {
-      writes ||= writesFile(node)
-      return true
-    }
-    if (type(node) !== 'Stmt' || !node.Cmd) return true
-    const command = node.Cmd as SyntaxNode
-    switch (type(command)) {
-      case 'CallExpr':
-        if (command.Args.length > 0) commands.push({ words: (command.Args as SyntaxNode[]).map(word), input: inputOf(node) })
+    switch (tree.type(node)) {
+      case 'Redirect':
+        writes ||= writesFile(tree, node)
         break
-      case 'DeclClause':
-        commands.push({ words: declaration(command) })
+      case 'TimeClause':
+        if (node.Stmt) timed.add(node.Stmt.Pos().Offset())
         break
+      case 'Stmt':
+        statement(tree, node, { commands, fed, timed })
+        break
+      case 'WordIter':
+        if (/[A-Z]/.test(node.Name.Value)) commands.push(loopVariable(tree, node))
+        break
+      default: {
+        const code = runtimeCode(tree, node)
+        if (code !== undefined) commands.push(evaluated(code))
+      }
     }
     return true
   })
   return { ok: true, commands, writes }
+}
+
+/** The simple command of a statement, if it is one; a compound statement passes on its input. */
+function statement(tree: Tree, stmt: SyntaxNode, state: { commands: SimpleCommand[], fed: FedRange[], timed: Set<number> }): void {
+  const feed = feedOf(tree, stmt, state.fed)
+  const command = stmt.Cmd as SyntaxNode | null
+  if (!command) return
+  switch (tree.type(command)) {
+    case 'CallExpr': {
+      let words = (command.Args as SyntaxNode[]).map((node) => word(tree, node))
+      if (state.timed.has(stmt.Pos().Offset()) && words.length > 0 && staticText(words[0]) === '--') words = words.slice(1)
+      const assigns = (command.Assigns as SyntaxNode[]).map((node) => assignment(tree, node))
+      if (words.length > 0 || assigns.length > 0) state.commands.push({ words, assigns, input: feed.input, otherInput: feed.other })
+      state.commands.push(...variableRedirections(tree, command.Args as SyntaxNode[]))
+      break
+    }
+    case 'DeclClause':
+      state.commands.push({ words: declaration(tree, command) })
+      break
+    default:
+      if (feed.input || feed.other) state.fed.push({ start: stmt.Pos().Offset(), end: stmt.End().Offset(), feed })
+  }
+}
+
+/**
+ * `for NAME in …` / `select NAME in …` with a capital letter in the name, as environment
+ * variables are named (`for PATH in /tmp/x; do git status; done`): an assignment statement.
+ */
+function loopVariable(tree: Tree, iteration: SyntaxNode): SimpleCommand {
+  const items = iteration.Items as SyntaxNode[]
+  const values = items.length === 0 ? '"$@"'
+    : tree.bytes.subarray(items[0].Pos().Offset(), items[items.length - 1].End().Offset()).toString('utf8')
+  return { words: [], assigns: [{ parts: [...literalWord(`${iteration.Name.Value}=`).parts, { kind: 'dynamic', source: values }] }] }
+}
+
+/** A command standing for code bash evaluates at run time. */
+const evaluated = (source: string): SimpleCommand => ({ words: [{ parts: [{ kind: 'dynamic', source }] }] })
+
+function part(tree: Tree, node: SyntaxNode): Part[] {
+  switch (tree.type(node)) {
+    case 'Lit': return unquotedParts(node.Value)
+    case 'SglQuoted': return [{ kind: 'literal', text: node.Dollar ? ansiC(node.Value) : node.Value, quoted: true }]
+    case 'DblQuoted': return (node.Parts as SyntaxNode[]).flatMap((inner): Part[] => (tree.type(inner) === 'Lit'
+      ? [{ kind: 'literal', text: doubleQuoted(inner.Value), quoted: true }]
+      : part(tree, inner).map((p) => ({ ...p, quoted: true }))))
+    default: return [{ kind: 'dynamic', source: tree.sourceOf(node) }]
+  }
+}
+
+function word(tree: Tree, node: SyntaxNode): Word {
+  return { parts: (node.Parts as SyntaxNode[]).flatMap((p) => part(tree, p)) }
+}
+
+const literalWord = (text: string): Word => ({ parts: [{ kind: 'literal', text, quoted: false }] })
+const dynamicWord = (source: string): Word => ({ parts: [{ kind: 'dynamic', source }] })
+
+/**
+ * What here-documents and here-strings feed a statement: its own, else those of the compound
+ * statement around it (`{ bash; } <<< 'rm x'`), innermost first.
+ */
+function feedOf(tree: Tree, stmt: SyntaxNode, fed: readonly FedRange[]): Feed {
+  const at = stmt.Pos().Offset()
+  let around: FedRange | undefined
+  for (const range of fed) {
+    if (range.start <= at && at < range.end && (!around || range.start >= around.start)) around = range
+  }
+  const own = ownFeed(tree, stmt)
+  return { input: own.input ?? around?.feed.input, other: own.other || (around?.feed.other ?? false) }
+}
+
+function ownFeed(tree: Tree, stmt: SyntaxNode): Feed {
+  const feed: Feed = { other: false }
+  for (const redirect of (stmt.Redirs ?? []) as SyntaxNode[]) {
+    const at = redirect.OpPos.Offset()
+    const text = redirect.Hdoc ? heredoc(tree, redirect)
+      : tree.bytes.subarray(at, at + 3).toString() === '<<<' ? word(tree, redirect.Word) : undefined
+    if (text === undefined) continue
+    if (redirect.N && redirect.N.Value !== '0') feed.other = true
+    else feed.input = text
+  }
+  return feed
+}
+
+/** A here-document body: literal when its delimiter is quoted, else expanded like "…". */
+function heredoc(tree: Tree, redirect: SyntaxNode): Word {
+  const delimiter = redirect.Word.Parts as SyntaxNode[]
+  const quoted = delimiter.some((p) => tree.type(p) !== 'Lit' || String(p.Value).includes('\\'))
+  return {
+    parts: (redirect.Hdoc.Parts as SyntaxNode[]).flatMap((p): Part[] => (tree.type(p) === 'Lit'
+      ? [{ kind: 'literal', text: quoted ? p.Value : doubleQuoted(p.Value), quoted: true }]
+      : [{ kind: 'dynamic', source: tree.sourceOf(p), quoted: true }])),
+  }
+}
+
+/**
+ * An assignment as one word, `NAME=value` or `NAME[0]=value`. One whose subscript is more
+ * than a number (`a[$i]=1`, `a=([k]=v)`: subscripts are arithmetic) is a dynamic word.
+ */
+function assignment(tree: Tree, assign: SyntaxNode): Word {
+  const elements = (assign.Array?.Elems ?? []) as SyntaxNode[]
+  if ((assign.Index && !inertIndex(tree, assign.Index)) || elements.some((e) => e.Index && !inertIndex(tree, e.Index))) {
+    return dynamicWord(tree.sourceOf(assign))
+  }
+  const index = assign.Index ? `[${tree.sourceOf(assign.Index)}]` : ''
+  const name = literalWord(`${assign.Name.Value}${index}${assign.Append ? '+=' : '='}`)
+  if (assign.Array) return { parts: [...name.parts, { kind: 'dynamic', source: tree.sourceOf(assign.Array) }] }
+  return assign.Value ? { parts: [...name.parts, ...word(tree, assign.Value).parts] } : name
+}
+
+/** `export A=1 -x b` as words: each assignment is one word. */
+function declaration(tree: Tree, clause: SyntaxNode): Word[] {
+  return [
+    literalWord(clause.Variant.Value),
+    ...(clause.Args as SyntaxNode[]).map((assign): Word => {
+      if (!assign.Naked) return assignment(tree, assign)
+      return assign.Value ? word(tree, assign.Value) : literalWord(assign.Name.Value)
+    }),
+  ]
+}
+
+/**
+ * `{a[$i]}>f`: mvdan-sh reads a variable redirection whose name has a subscript as an argument,
+ * where bash evaluates the subscript; each one is code known only at run time.
+ */
+function variableRedirections(tree: Tree, args: SyntaxNode[]): SimpleCommand[] {
+  return args
+    .filter((arg) => /^[<>]/.test(tree.bytes.subarray(arg.End().Offset(), arg.End().Offset() + 1).toString('latin1')))
+    .map((arg) => tree.sourceOf(arg))
+    .filter((text) => /^\{[^}]*\[.*\}$/s.test(text))
+    .map(evaluated)
+}
+
+/** Whether a redirection writes to a file: `>`, `>>`, `>|`, `&>`, `<>`, or `>&` to a name. */
+function writesFile(tree: Tree, redirect: SyntaxNode): boolean {
+  const at = redirect.OpPos.Offset()
+  const op = /^(&>>?|>>|>\||>&|<>|>|<&|<<<|<<-|<<|<)/.exec(tree.bytes.subarray(at, at + 3).toString('latin1'))?.[1] ?? '>'
+  if (op.startsWith('<') && op !== '<>') return false
+  const target = redirect.Word ? staticText(word(tree, redirect.Word)) : undefined
+  if (target === '/dev/null' || target === '/dev/stdout' || target === '/dev/stderr') return false
+  return !(op === '>&' && target !== undefined && /^(\d+-?|-)$/.test(target))
+}
+
+/**
+ * Arithmetic that only numbers and operators make up (`1 + 2`, `$# > 0`, `${#x} * 2`). A name,
+ * or an expansion that could hold one, is evaluated as arithmetic in turn: `x='a[$(rm y)]'` and
+ * `(( x ))` runs `rm y`.
+ */
+const INERT_ARITHMETIC = /^(?:[\s\d+\-*/%()<>=!&|^~?:,]|\$[#?$!]|\$\{#[A-Za-z_][A-Za-z0-9_]*\})*$/
+
+function inert(tree: Tree, node: SyntaxNode | null): boolean {
+  return node === null || INERT_ARITHMETIC.test(tree.sourceOf(node))
+}
+
+/** A subscript bash does not evaluate into code: a number, `@` or `*`. */
+function inertIndex(tree: Tree, node: SyntaxNode): boolean {
+  const text = tree.sourceOf(node)
+  return text === '@' || text === '*' || (/\d/.test(text) && INERT_ARITHMETIC.test(text))
+}
+
+/** The source of code that bash evaluates at run time in `node`, if it is such a node. */
+function runtimeCode(tree: Tree, node: SyntaxNode): string | undefined {
+  switch (tree.type(node)) {
+    case 'ArithmCmd':
+    case 'ArithmExp':
+      return inert(tree, node.X) ? undefined : tree.sourceOf(node)
+    case 'LetClause':
+    case 'CStyleLoop':
+      return tree.sourceOf(node)
+    case 'TestClause':
+      return evaluatingTest(tree, node) ? tree.sourceOf(node) : undefined
+    case 'ParamExp':
+      return evaluatingExpansion(tree, node) ? tree.sourceOf(node) : undefined
+    default:
+      return undefined
+  }
+}
+
+/**
+ * `${!x}` (indirection), `${x@P}` (and every `@` operator), `${a[i]}` and `${x:i:n}` (arithmetic):
+ * the value of a variable becomes a name, a subscript or a prompt, which can run commands.
+ */
+function evaluatingExpansion(tree: Tree, node: SyntaxNode): boolean {
+  if (node.Excl) return true
+  if (node.Index && !inertIndex(tree, node.Index)) return true
+  if (node.Slice && !(inert(tree, node.Slice.Offset) && inert(tree, node.Slice.Length))) return true
+  if (!node.Exp || !node.Param) return false
+  const end = node.Exp.Word ? node.Exp.Word.Pos().Offset() : node.Rbrace.Offset()
+  return tree.bytes.subarray(node.Param.End().Offset(), end).toString('utf8').endsWith('@')
+}
+
+/** `[[ … ]]` operators that evaluate nothing: string, pattern, file and logic tests. */
+const QUIET_TESTS = new Set(['!', '&&', '||', '==', '=', '!=', '=~', '<', '>', '-nt', '-ot', '-ef',
+  ...'abcdefghkprstuwxzno'.split('').map((letter) => `-${letter}`), '-G', '-L', '-N', '-O', '-S'])
+/** `[[ … ]]` operators whose operands are arithmetic. */
+const ARITHMETIC_TESTS = new Set(['-eq', '-ne', '-lt', '-le', '-gt', '-ge'])
+/** `[[ -v name ]]`, `[[ -R name ]]`: the name may carry a subscript. */
+const NAME_TESTS = new Set(['-v', '-R'])
+const NAME = /^[A-Za-z_][A-Za-z0-9_]*(\[\d+\])?$/
+
+/** Whether a `[[ … ]]` evaluates an operand as arithmetic or as a variable name. */
+function evaluatingTest(tree: Tree, clause: SyntaxNode): boolean {
+  let evaluates = false
+  tree.sh.Walk(clause, (node) => {
+    if (!node || evaluates) return false
+    const type = tree.type(node)
+    // Operands are words: what runs inside them is read on its own.
+    if (type !== 'BinaryTest' && type !== 'UnaryTest') return type === 'TestClause' || type === 'ParenTest'
+    const at = node.OpPos.Offset()
+    const op = /^(?:-[A-Za-z]+|==|!=|=~|&&|\|\||[=<>!])/.exec(tree.bytes.subarray(at, at + 4).toString('latin1'))?.[0] ?? ''
+    if (ARITHMETIC_TESTS.has(op)) evaluates = !inert(tree, node.X) || !inert(tree, node.Y)
+    else if (NAME_TESTS.has(op)) evaluates = !NAME.test(tree.sourceOf(node.X))
+    else evaluates = !QUIET_TESTS.has(op)
+    return !evaluates
+  })
+  return evaluates
 }

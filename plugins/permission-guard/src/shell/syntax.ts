@@ -10,19 +10,31 @@
 export type Part =
   /** Text after quote and escape removal. Unquoted text may still be expanded (`*`, `{a,b}`). */
   | { kind: 'literal', text: string, quoted: boolean }
-  /** `$x`, `${x}`, `$((…))`, `$(…)`, `` `…` ``, `<(…)`, `{a,b}`: known only at run time. */
-  | { kind: 'dynamic', source: string }
+  /**
+   * `$x`, `${x}`, `$((…))`, `$(…)`, `` `…` ``, `<(…)`, `{a,b}`: known only at run time. `quoted`
+   * when it stands inside double quotes (then it is not split into words or globbed).
+   */
+  | { kind: 'dynamic', source: string, quoted?: boolean }
 
 /** One shell word, as its parts. */
 export interface Word {
   parts: Part[]
 }
 
-/** A command name and its arguments; assignments and redirections are not part of it. */
+/**
+ * A command name and its arguments; redirections are not part of it. Code that bash evaluates
+ * at run time (`(( x ))`, `[[ a -eq b ]]`, `${!x}`, `${a[$i]}`) is a command whose one word is
+ * a dynamic part holding that code, so that it reads as a command known only at run time.
+ */
 export interface SimpleCommand {
+  /** The command name and its arguments; empty for a statement of assignments only (`A=1`). */
   words: Word[]
+  /** The `NAME=value` assignments before the command (or alone), each as one word. */
+  assigns?: Word[]
   /** What a here-document or here-string feeds to the command's standard input. */
   input?: Word
+  /** Whether a here-document or here-string feeds another descriptor (`3<<< …`). */
+  otherInput?: boolean
 }
 
 /**

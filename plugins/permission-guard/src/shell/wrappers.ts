@@ -2,22 +2,31 @@
  * Commands that run another command, and what they run. `sudo rm x` runs `rm x`; `sh -c 'rm x'`
  * and `eval 'rm x'` run shell source; `find -exec rm {} ;` runs `rm {}`; `xargs rm` runs `rm`
  * with the items it reads, written `rm {}`. A wrapper whose options cannot be told apart from
- * the command it runs yields `unknown`, which the reader treats as a command it cannot name.
- * Anything not listed here is read as the command it is (`ssh host 'rm x'` is only `ssh`).
+ * the command it runs yields `unknown`, which the reader treats as a command it cannot name;
+ * so do `source FILE` (a file's code, run in this shell) and builtins that evaluate text as code
+ * (`evaluation.ts`). Anything not listed here is read as the command it is (`ssh host 'rm x'` is
+ * only `ssh`).
  */
+import { evaluatesCode } from './evaluation.js'
 import { scanOptions, type OptionSpec } from './options.js'
 import { staticText, type Word } from './syntax.js'
 
 /** What a wrapper runs. */
 export type Wrapped =
-  /** These words, as a command. */
-  | { kind: 'command', words: Word[] }
+  /** These words, as a command, with `NAME=value` settings the wrapper gives it (`env A=1 cmd`). */
+  | { kind: 'command', words: Word[], settings: Word[] }
   /** Shell source: these words joined by spaces. */
   | { kind: 'script', words: Word[] }
   /** Shell source read from standard input (a here-document, if there is one). */
   | { kind: 'stdin' }
   /** Something this reader cannot work out. */
   | { kind: 'unknown' }
+
+/** Which here-documents or here-strings feed the command: on standard input, on another descriptor. */
+export interface Feed {
+  stdin: boolean
+  other: boolean
+}
 
 /** Wrappers that run the rest of their words as a command, after their own options. */
 const COMMAND_WRAPPERS: Record<string, OptionSpec> = {
@@ -26,7 +35,7 @@ const COMMAND_WRAPPERS: Record<string, OptionSpec> = {
   chroot: { longFlags: ['skip-chdir'], longValues: ['userspec', 'groups'], operands: 1 },
   command: { flags: 'pvV' },
   doas: { flags: 'nSs', values: 'Cu' },
-  env: { flags: 'i0v', values: 'uC', longFlags: ['ignore-environment', 'null', 'debug'], longValues: ['unset', 'chdir'], assignments: true },
+  env: { flags: 'i0v', values: 'uC', longFlags: ['ignore-environment', 'null', 'debug'], longValues: ['unset', 'chdir'], dash: true, assignments: true },
   exec: { flags: 'cl', values: 'a' },
   ionice: { flags: 't', values: 'cnp', longFlags: ['ignore'], longValues: ['class', 'classdata', 'pid'] },
   nice: { values: 'n', longValues: ['adjustment'], numeric: true },
@@ -52,6 +61,15 @@ const XARGS: OptionSpec = {
   longValues: ['arg-file', 'delimiter', 'max-args', 'max-procs', 'max-chars', 'process-slot-var'],
 }
 
+/** `runuser -u USER [--] COMMAND…` runs the command itself; without `-u` it is `su`. */
+const RUNUSER: OptionSpec = {
+  flags: 'flmpP',
+  values: 'cgGsuw',
+  longFlags: ['fast', 'login', 'preserve-environment', 'pty'],
+  longValues: ['command', 'group', 'supp-group', 'shell', 'session-command', 'user', 'whitelist-environment'],
+  dash: true,
+}
+
 const WATCH: OptionSpec = { flags: 'bcdegptwx', values: 'nq', longFlags: ['beep', 'color', 'differences', 'errexit', 'chgexit', 'precise', 'no-title', 'no-wrap', 'exec'], longValues: ['interval', 'equexit'] }
 
 /** Shells whose `-c` argument, or whose standard input, is a script. */
@@ -63,44 +81,68 @@ const FIND_EXEC = new Set(['-exec', '-execdir', '-ok', '-okdir'])
 /** A word that stands for the items `xargs` appends. */
 const ITEMS: Word = { parts: [{ kind: 'literal', text: '{}', quoted: true }] }
 
-/** What the command `name` (already reduced to its base name) with `words` runs, if anything. */
-export function wrapped(name: string, words: readonly Word[]): Wrapped[] {
+/** Paths that name standard input. */
+const STDIN_FILES = new Set(['/dev/stdin', '/dev/fd/0', '/proc/self/fd/0', '/proc/thread-self/fd/0'])
+
+const UNKNOWN: Wrapped = { kind: 'unknown' }
+
+/**
+ * What the command `name` (already reduced to its base name) with `words` runs, if anything;
+ * `feed` says which here-documents the command is given.
+ */
+export function wrapped(name: string, words: readonly Word[], feed: Feed): Wrapped[] {
   const spec = Object.hasOwn(COMMAND_WRAPPERS, name) ? COMMAND_WRAPPERS[name] : undefined
-  if (spec) {
-    const scan = scanOptions(words, spec)
-    switch (scan.kind) {
-      case 'found': return [{ kind: 'command', words: words.slice(scan.index) }]
-      case 'none': return []
-      case 'unknown': return [{ kind: 'unknown' }]
-    }
-  }
-  if (SHELLS.has(name)) return shell(words)
+  if (spec) return commandWrapper(name, words, spec, feed)
+  if (SHELLS.has(name)) return shell(words, feed)
   switch (name) {
     case 'eval': return words.length > 1 ? [{ kind: 'script', words: words.slice(1) }] : []
     case 'trap': return trap(words)
-    case 'su':
-    case 'runuser': return su(words)
+    case 'su': return su(words)
+    case 'runuser': return runuser(words)
     case 'find': return find(words)
     case 'xargs': return xargs(words)
     case 'watch': return watch(words)
-    default: return []
+    case '.':
+    case 'source': return source(words, feed)
+    default: return evaluatesCode(name, words) ? [UNKNOWN] : []
   }
 }
 
-/** `bash [options] -c SCRIPT [name [args]]`, `bash [options] [-s]` (stdin), `bash FILE` (not read). */
-function shell(words: readonly Word[]): Wrapped[] {
+/**
+ * A wrapper from `COMMAND_WRAPPERS`. `exec` with no command but a here-document makes it the
+ * input of every later command (`exec <<< 'rm x'; bash`): this reader does not follow that, so
+ * it is unknown.
+ */
+function commandWrapper(name: string, words: readonly Word[], spec: OptionSpec, feed: Feed): Wrapped[] {
+  const scan = scanOptions(words, spec)
+  switch (scan.kind) {
+    case 'found': return [{ kind: 'command', words: words.slice(scan.index), settings: scan.settings }]
+    case 'none': return name === 'exec' && (feed.stdin || feed.other) ? [UNKNOWN] : []
+    case 'unknown': return [UNKNOWN]
+  }
+}
+
+/**
+ * `bash [options] -c SCRIPT [name [args]]`, `bash [options] [-s]` (stdin), `bash FILE` (the file
+ * is not read). A here-document given to `bash FILE` is read as the script all the same, since
+ * the file may be standard input (`/dev/stdin`, `/dev/fd/0`, a link to it); one on another
+ * descriptor makes the script unknown (`bash /dev/fd/3 3<<< …`).
+ */
+function shell(words: readonly Word[], feed: Feed): Wrapped[] {
   let script = false
   let stdin = false
   let i = 1
   for (; i < words.length; i++) {
     const text = staticText(words[i])
-    if (text === undefined) return [{ kind: 'unknown' }]
+    if (text === undefined) return [UNKNOWN]
     if (text === '--' || text === '-') {
       i++
       break
     }
     if (text.startsWith('--')) {
+      // The start-up file of an interactive shell: a file, or code known only at run time (`<(…)`).
       if (text === '--rcfile' || text === '--init-file') i++
+      if (i < words.length && staticText(words[i]) === undefined) return [UNKNOWN]
       continue
     }
     if (!/^[-+]./.test(text)) break
@@ -111,7 +153,19 @@ function shell(words: readonly Word[]): Wrapped[] {
     }
   }
   if (script) return i < words.length ? [{ kind: 'script', words: [words[i]] }] : []
-  return stdin || i >= words.length ? [{ kind: 'stdin' }] : []
+  const file = !stdin && i < words.length
+  return file && feed.other ? [{ kind: 'stdin' }, UNKNOWN] : [{ kind: 'stdin' }]
+}
+
+/**
+ * `source FILE` / `. FILE` runs a file's code in this shell, where it can also redefine what later
+ * commands mean: unknown, unless the file is standard input fed a here-document, which is read.
+ */
+function source(words: readonly Word[], feed: Feed): Wrapped[] {
+  const at = words[1] && staticText(words[1]) === '--' ? 2 : 1
+  if (at >= words.length) return []
+  const file = staticText(words[at])
+  return file !== undefined && STDIN_FILES.has(file) && feed.stdin && !feed.other ? [{ kind: 'stdin' }] : [UNKNOWN]
 }
 
 /** `trap [--] ACTION SIGNAL…`: the action runs later, on a signal or at exit. */
@@ -125,21 +179,36 @@ function trap(words: readonly Word[]): Wrapped[] {
   return action === '-' || action === '' ? [] : [{ kind: 'script', words: [words[i]] }]
 }
 
-/** `su [options] [-c COMMAND] [user]` (also `-lc COMMAND`, `-cCOMMAND`, `--command=…`): only the command is read. */
+/**
+ * `su [options] [-c COMMAND] [user]` (also `-lc COMMAND`, `-cCOMMAND`, `--command=…`,
+ * `--session-command …`): only the command is read. `-s SHELL` makes any program the one that
+ * runs it: unknown.
+ */
 function su(words: readonly Word[]): Wrapped[] {
   for (let i = 1; i < words.length; i++) {
     const text = staticText(words[i])
-    if (text === undefined) return [{ kind: 'unknown' }]
-    if (text === '--command') return i + 1 < words.length ? [{ kind: 'script', words: [words[i + 1]] }] : []
-    if (text.startsWith('--command=')) return [{ kind: 'script', words: [literal(text.slice('--command='.length))] }]
-    const cluster = /^-[A-Za-z]*c/.exec(text)
+    if (text === undefined) return [UNKNOWN]
+    if (text === '--shell' || text.startsWith('--shell=')) return [UNKNOWN]
+    if (text === '--command' || text === '--session-command') return i + 1 < words.length ? [{ kind: 'script', words: [words[i + 1]] }] : []
+    const long = /^--(?:session-)?command=/.exec(text)
+    if (long) return [{ kind: 'script', words: [literal(text.slice(long[0].length))] }]
+    const cluster = /^-[A-Za-z]*?[cs]/.exec(text)
     if (cluster && !text.startsWith('--')) {
+      if (cluster[0].endsWith('s')) return [UNKNOWN]
       const rest = text.slice(cluster[0].length)
       if (rest !== '') return [{ kind: 'script', words: [literal(rest)] }]
       return i + 1 < words.length ? [{ kind: 'script', words: [words[i + 1]] }] : []
     }
   }
   return []
+}
+
+/** `runuser -u USER [--] COMMAND…` runs the command itself; without `-u` it is read as `su`. */
+function runuser(words: readonly Word[]): Wrapped[] {
+  const scan = scanOptions(words, RUNUSER)
+  if (scan.kind === 'unknown') return [UNKNOWN]
+  if (!scan.seen.has('-u') && !scan.seen.has('--user')) return su(words)
+  return scan.kind === 'found' ? [{ kind: 'command', words: words.slice(scan.index), settings: scan.settings }] : []
 }
 
 const literal = (text: string): Word => ({ parts: [{ kind: 'literal', text, quoted: true }] })
@@ -152,7 +221,7 @@ function find(words: readonly Word[]): Wrapped[] {
     if (text === undefined || !FIND_EXEC.has(text)) continue
     let end = i + 1
     while (end < words.length && !isTerminator(words[end])) end++
-    if (end > i + 1) found.push({ kind: 'command', words: words.slice(i + 1, end) })
+    if (end > i + 1) found.push({ kind: 'command', words: words.slice(i + 1, end), settings: [] })
     i = end
   }
   return found
@@ -167,12 +236,12 @@ const isTerminator = (word: Word) => {
 function xargs(words: readonly Word[]): Wrapped[] {
   const scan = scanOptions(words, XARGS)
   switch (scan.kind) {
-    case 'unknown': return [{ kind: 'unknown' }]
+    case 'unknown': return [UNKNOWN]
     case 'none': return []
     case 'found': {
       const replaces = scan.seen.has('-I') || scan.seen.has('-i') || scan.seen.has('--replace')
       const command = words.slice(scan.index)
-      return [{ kind: 'command', words: replaces ? command : [...command, ITEMS] }]
+      return [{ kind: 'command', words: replaces ? command : [...command, ITEMS], settings: [] }]
     }
   }
 }
@@ -181,11 +250,11 @@ function xargs(words: readonly Word[]): Wrapped[] {
 function watch(words: readonly Word[]): Wrapped[] {
   const scan = scanOptions(words, WATCH)
   switch (scan.kind) {
-    case 'unknown': return [{ kind: 'unknown' }]
+    case 'unknown': return [UNKNOWN]
     case 'none': return []
     case 'found': {
       const rest = words.slice(scan.index)
-      return [scan.seen.has('-x') || scan.seen.has('--exec') ? { kind: 'command', words: rest } : { kind: 'script', words: rest }]
+      return [scan.seen.has('-x') || scan.seen.has('--exec') ? { kind: 'command', words: rest, settings: [] } : { kind: 'script', words: rest }]
     }
   }
 }

@@ -3,10 +3,10 @@ import { readCommandLine, MAX_DEPTH, MAX_LENGTH, MAX_WRAPPERS, type Reading } fr
 import { parseBash } from '../../src/shell/parser.js'
 import { CORPUS } from '../shell-corpus.js'
 
-/** A reading as the corpus writes it: one string per command, `?` before an unknown name. */
+/** A reading as the corpus writes it: one string per command, `?` before an unknown name, `=` when it assigns. */
 function shown(line: string): string[] | 'unparseable' {
   const reading: Reading = readCommandLine(line, parseBash)
-  return reading.ok ? reading.commands.map((c) => `${c.known ? '' : '?'}${c.words.join(' ')}`) : 'unparseable'
+  return reading.ok ? reading.commands.map((c) => `${c.known ? '' : '?'}${c.assigns ? '=' : ''}${c.words.join(' ')}`) : 'unparseable'
 }
 
 describe('readCommandLine', () => {
@@ -17,7 +17,7 @@ describe('readCommandLine', () => {
   it('reads ordinary command lines as the commands a person sees', () => {
     expect(shown('git status && git diff --stat | head -n 20')).toEqual(['git status', 'git diff --stat', 'head -n 20'])
     expect(shown('npm test -- --run "a b"')).toEqual(['npm test -- --run a b'])
-    expect(shown('LANG=C sort -u < in.txt > out.txt')).toEqual(['sort -u'])
+    expect(shown('LANG=C sort -u < in.txt > out.txt')).toEqual(['=sort -u'])
     expect(shown('')).toEqual([])
     expect(shown('# only a comment')).toEqual([])
   })
