@@ -1,21 +1,26 @@
 /**
  * A session in a JSONL file: one entry per line, append-only. Appends are grouped: every
- * entry queued while a write is in flight goes out in the next single write, followed by
- * one fdatasync, and each append resolves only after the sync that covers it. So a `tool/call`
- * is on disk before its body runs, and the file survives `kill -9` at any instant: a torn
- * last line (a write cut short) was never acknowledged and is cut off, by byte count, when the
- * file is opened. Any other damage refuses the whole file, which is then left as it is. The
- * file is created 0600 and the folders made for it 0700: it holds the transcript, secrets the
- * model saw included.
+ * entry queued while a write is in flight goes out in the next write, followed by one
+ * fdatasync, and each append resolves only after every byte of its line is written and the
+ * sync that covers it is done. So a `tool/call` is on disk before its body runs, and the file
+ * survives `kill -9` at any instant: a torn last line (a write cut short) was never
+ * acknowledged and is cut off, by byte count, when the file is opened. A write that fails or
+ * stops short (a full disk, a file size limit) is cut off again at once, back to the end of
+ * the last acknowledged entry, its entries are rejected and the store refuses every later
+ * append. Any other damage refuses the whole file, which is then left as it is.
+ *
+ * One writer per file: the store holds `<file>.lock` while it is open (`session-lock.ts`).
+ * The file must be a regular file; it is created 0600 and the folders made for it 0700: it
+ * holds the transcript, secrets the model saw included.
  */
-import { chmod, mkdir, open, readFile, type FileHandle } from 'node:fs/promises'
+import type { FileHandle } from 'node:fs/promises'
+import { realpath } from 'node:fs/promises'
 import { dirname } from 'node:path'
+import { makeFolders, openSessionFile, readAll, writeAll } from './jsonl-file.js'
 import type { NewSessionEntry, SessionEntry, SessionStore } from './session.js'
 import { newEntryProblem } from './session-entry.js'
 import { parseSessionLog } from './session-file.js'
-
-const FILE_MODE = 0o600
-const FOLDER_MODE = 0o700
+import { takeWriterLock, type WriterLock } from './session-lock.js'
 
 interface Pending {
   entry: NewSessionEntry
@@ -23,57 +28,92 @@ interface Pending {
   reject: (error: unknown) => void
 }
 
+/** The session file open for writing: its handle and its writer lock. */
+interface OpenFile {
+  handle: FileHandle
+  lock: WriterLock
+}
+
 /**
  * A session stored in the file at `path` (created 0600, with its missing folders 0700). Opening
- * it throws `SessionLogError` (`<file>:<line>: <what is wrong>`) when a line is damaged.
+ * it throws `SessionLogError` (`<file>:<line>: <what is wrong>`) when a line is damaged, an
+ * error naming the path when it is not a regular file, and one with `code` `SESSION_LOCKED`
+ * naming the holder when another store has it open for writing.
  */
 export function jsonlSession(path: string): SessionStore {
-  let handle: FileHandle | undefined
+  let file: OpenFile | undefined
   let opening: Promise<void> | undefined
   let lastSeq = 0
+  // The length of the file up to the end of the last acknowledged entry: where a failed write is cut back to.
+  let size = 0
   let broken: Error | undefined
   // The last entry on disk lacks its newline (a write stopped just before it): write one first.
   let newlineFirst = false
   let flushing: Promise<void> | undefined
   const queue: Pending[] = []
 
-  const openOnce = () => opening ??= (async () => {
-    await makeFolders(dirname(path))
-    const { entries, validBytes, totalBytes, unterminated } = parseSessionLog(await readBytes(path), path)
-    lastSeq = entries.at(-1)?.seq ?? 0
-    newlineFirst = unterminated
-    handle = await openForAppend(path)
-    if (validBytes < totalBytes) await handle.truncate(validBytes)
-  })()
+  const openFile = async () => {
+    const opened = await openForWriting(path)
+    try {
+      const { entries, validBytes, totalBytes, unterminated } = parseSessionLog(await readAll(opened.handle), path)
+      if (validBytes < totalBytes) await opened.handle.truncate(validBytes)
+      lastSeq = entries.at(-1)?.seq ?? 0
+      size = validBytes
+      newlineFirst = unterminated
+    } catch (error) {
+      await closeFile(opened).catch(() => {})
+      throw error
+    }
+    file = opened
+  }
+
+  // A store that could not open (the file damaged, another writer holding it) tries again on its next call.
+  const openOnce = () => opening ??= openFile().catch((error) => {
+    opening = undefined
+    throw error
+  })
+
+  /** Writes one batch; resolves its entries, or rejects them all (a failed write also breaks the store). */
+  const writeBatch = async (batch: Pending[]) => {
+    const { handle } = file!
+    const stored = batch.map((p, i) => ({ ...p.entry, seq: lastSeq + 1 + i }) as SessionEntry)
+    let bytes: Buffer
+    try {
+      const lines = stored.map((entry) => `${JSON.stringify(entry)}\n`).join('')
+      bytes = Buffer.from(newlineFirst ? `\n${lines}` : lines)
+    } catch (error) {
+      // Nothing was written: the store goes on.
+      const rejected = new Error(`session entries not appended to ${path}: they cannot be written as JSON (${(error as Error).message})`, { cause: error })
+      for (const p of batch) p.reject(rejected)
+      return
+    }
+    try {
+      await writeAll(handle, bytes)
+      await handle.datasync()
+    } catch (error) {
+      broken = await writeFailed(path, handle, size, error)
+      for (const p of batch) p.reject(broken)
+      return
+    }
+    lastSeq += batch.length
+    size += bytes.length
+    newlineFirst = false
+    batch.forEach((p, i) => p.resolve(stored[i]))
+  }
 
   const flush = async () => {
     await openOnce()
     while (queue.length > 0) {
       const batch = queue.splice(0)
-      if (broken) {
-        for (const p of batch) p.reject(broken)
-        continue
-      }
-      const stored = batch.map((p) => ({ ...p.entry, seq: ++lastSeq }) as SessionEntry)
-      try {
-        const lines = stored.map((entry) => `${JSON.stringify(entry)}\n`).join('')
-        await handle!.write(newlineFirst ? `\n${lines}` : lines)
-        await handle!.datasync()
-        newlineFirst = false
-      } catch (error) {
-        broken = new Error(`session file ${path} can no longer be written (${(error as Error).message}); ` +
-          'nothing after the failed write was stored', { cause: error })
-        for (const p of batch) p.reject(broken)
-        continue
-      }
-      batch.forEach((p, i) => p.resolve(stored[i]))
+      if (broken) for (const p of batch) p.reject(broken)
+      else await writeBatch(batch)
     }
   }
 
   const kick = () => {
+    // Only opening can throw here: the appends waiting for it are rejected with its error.
     flushing ??= flush().catch((error) => {
-      broken ??= error instanceof Error ? error : new Error(String(error))
-      for (const p of queue.splice(0)) p.reject(broken)
+      for (const p of queue.splice(0)) p.reject(error)
     }).finally(() => {
       flushing = undefined
       if (queue.length > 0) kick()
@@ -84,7 +124,8 @@ export function jsonlSession(path: string): SessionStore {
     async load() {
       await openOnce()
       while (flushing) await flushing
-      return parseSessionLog(await readBytes(path), path).entries
+      if (!file) throw new Error(`session file ${path}: the store was closed while loading`)
+      return parseSessionLog(await readAll(file.handle), path).entries
     },
     append(entry) {
       // Never write a line that could not be read back: it would refuse the whole file later.
@@ -96,55 +137,53 @@ export function jsonlSession(path: string): SessionStore {
       })
     },
     async close() {
+      await opening?.catch(() => {})
       while (flushing) await flushing
-      await handle?.close()
-      handle = undefined
+      const closing = file
+      file = undefined
       opening = undefined
+      if (closing) await closeFile(closing)
     },
   }
 }
 
-async function readBytes(path: string): Promise<Buffer> {
+/** Makes the folders, opens the file (a regular file only) and takes its writer lock. */
+async function openForWriting(path: string): Promise<OpenFile> {
+  await makeFolders(dirname(path))
+  const handle = await openSessionFile(path)
   try {
-    return await readFile(path)
+    const lock = await takeWriterLock(path, `${await realpath(path)}.lock`)
+    return { handle, lock }
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return Buffer.alloc(0)
+    await handle.close()
     throw error
+  }
+}
+
+async function closeFile({ handle, lock }: OpenFile): Promise<void> {
+  try {
+    await handle.close()
+  } finally {
+    await lock.release()
   }
 }
 
 /**
- * Creates `folder` and its missing parents, one at a time, each made exactly 0700 (mkdir's mode
- * is narrowed by the umask, and a parent must be usable before its child can be made). A folder
- * that exists is left as it is.
+ * The error of a write or sync that failed. What it may have left in the file (whole lines of
+ * entries never acknowledged, a part of one) is cut off, back to `size`, and that cut synced,
+ * so a reopen sees exactly the acknowledged entries.
  */
-async function makeFolders(folder: string): Promise<void> {
+async function writeFailed(path: string, handle: FileHandle, size: number, error: unknown): Promise<Error> {
+  const reason = error instanceof Error ? error.message : String(error)
+  let outcome = 'the entries of that write were cut off again, so the file ends after the last acknowledged entry'
   try {
-    await mkdir(folder, { mode: FOLDER_MODE })
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code
-    if (code === 'EEXIST') return
-    if (code !== 'ENOENT' || dirname(folder) === folder) throw error
-    await makeFolders(dirname(folder))
-    return makeFolders(folder)
+    await handle.truncate(size)
+    await handle.datasync()
+  } catch (cutError) {
+    outcome = `cutting that write off failed too (${(cutError as Error).message}), so the file may end in entries ` +
+      'that were never acknowledged'
   }
-  await chmod(folder, FOLDER_MODE)
-}
-
-/** Opens `path` to append; a file this creates is made 0600 (exactly, whatever the umask). An existing file keeps its mode. */
-async function openForAppend(path: string): Promise<FileHandle> {
-  let created: FileHandle
-  try {
-    created = await open(path, 'ax', FILE_MODE)
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return open(path, 'a')
-    throw error
-  }
-  try {
-    await created.chmod(FILE_MODE)
-  } catch (error) {
-    await created.close()
-    throw error
-  }
-  return created
+  return new Error(`session file ${path} can no longer be written (${reason}); ${outcome}; ` +
+    'this store refuses every later append: fix the cause (disk space, the file size limit), then open the session again',
+    { cause: error })
 }

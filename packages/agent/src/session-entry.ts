@@ -44,6 +44,7 @@ function shapeProblem(entry: Fields): Problem {
     case 'message':
       return field('turn', entry.turn, 'a whole number of at least 1', (v) => isWhole(v, 1), true)
         ?? messageProblem(entry.message, 'message')
+        ?? callsTurnProblem(entry)
     case 'tool/call':
       return turnAndIndex(entry)
         ?? callProblem(entry.call, 'call')
@@ -64,6 +65,18 @@ function shapeProblem(entry: Fields): Problem {
     default:
       return `"type" is ${describe(entry.type, true)}, expected ${TYPES}`
   }
+}
+
+/**
+ * An assistant message with tool calls must say its `turn`: its calls' `tool/call` and
+ * `tool/result` entries are found by that turn, and without it the calls could never be
+ * answered or repaired.
+ */
+function callsTurnProblem(entry: Fields): Problem {
+  const message = entry.message as Fields
+  const calls = message.role === 'assistant' ? message.toolCalls : undefined
+  if (entry.turn !== undefined || !Array.isArray(calls) || calls.length === 0) return undefined
+  return '"turn" is missing, expected a whole number of at least 1 (an assistant message with tool calls carries its turn)'
 }
 
 function turnAndIndex(entry: Fields): Problem {

@@ -7,7 +7,7 @@
  * Nothing is skipped, and nothing here writes.
  */
 import { isUtf8 } from 'node:buffer'
-import { readFile } from 'node:fs/promises'
+import { readSessionFile } from './jsonl-file.js'
 import type { SessionEntry } from './session.js'
 import { sessionEntryProblem } from './session-entry.js'
 
@@ -65,11 +65,13 @@ export function parseSessionLog(data: Uint8Array | string, file: string): Sessio
 }
 
 /**
- * Reads and parses the session log at `path` without changing it: a torn tail is left out of
- * `entries` (and shows as `totalBytes > validBytes`). Throws `SessionLogError` on damage.
+ * Reads and parses the session log at `path` without changing it (and without its writer
+ * lock: a writer may be appending): a torn tail is left out of `entries` (and shows as
+ * `totalBytes > validBytes`). Throws `SessionLogError` on damage, and an error naming the
+ * path when it is not a regular file (a FIFO is never waited on).
  */
 export async function readSession(path: string): Promise<SessionLogContents> {
-  return parseSessionLog(await readFile(path), path)
+  return parseSessionLog(await readSessionFile(path), path)
 }
 
 function checked(value: unknown, file: string, line: number, previousSeq?: number): SessionEntry {

@@ -1,8 +1,10 @@
 import fc from 'fast-check'
-import { statSync } from 'node:fs'
-import { appendFile, chmod, readFile, writeFile } from 'node:fs/promises'
+import { execFileSync, spawnSync } from 'node:child_process'
+import { existsSync, realpathSync, statSync } from 'node:fs'
+import { appendFile, chmod, mkdir, readFile, writeFile } from 'node:fs/promises'
+import { createServer } from 'node:net'
 import { join } from 'node:path'
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, onTestFinished } from 'vitest'
 import { defineTool } from '@rein/kernel'
 import { callMessage, scripted, testSessionStore, toolCall } from '@rein/testing'
 import { createAgent, jsonlSession, readSession, type NewSessionEntry } from '../src/index.js'
@@ -11,11 +13,22 @@ import { batchEntries, batchLines, line, logArb, tornTailArb } from './session-l
 
 const tempFile = async () => join(await tempDir('rein-jsonl-'), 'nested', 'session.jsonl')
 
+/**
+ * What a kill leaves of a store's writer lock, in this process: its lock file, naming a process
+ * that has ended (a child that ran and was reaped).
+ */
+async function abandonLock(path: string) {
+  const lock = `${realpathSync(path)}.lock`
+  const holder = JSON.parse(await readFile(lock, 'utf8'))
+  await writeFile(lock, JSON.stringify({ ...holder, pid: spawnSync(process.execPath, ['-e', '']).pid }))
+}
+
 testSessionStore('jsonlSession(path)', async () => {
   const path = await tempFile()
   const store = jsonlSession(path)
-  // A killed process leaves its file as the last sync left it; the open handle is simply dropped.
-  return { store, reopen: () => jsonlSession(path), stored: async () => (await readSession(path)).entries, crash: async () => {} }
+  // A killed process leaves its file as the last sync left it and its lock naming a pid that is gone;
+  // the open handle is simply dropped.
+  return { store, reopen: () => jsonlSession(path), stored: async () => (await readSession(path)).entries, crash: () => abandonLock(path) }
 }, { describe, it })
 
 describe('jsonlSession', () => {
@@ -163,6 +176,10 @@ describe('jsonlSession on a damaged log: the file is refused, naming file and li
     return expectDamage(lines.join(''), 2, '"seq" is 3, expected 2 (one more than the entry before it)')
   })
 
+  it('an assistant message with tool calls but no turn (its calls could never be answered)', () =>
+    expectDamage(`${whole()}${line({ type: 'message', message: { role: 'assistant', content: '', toolCalls: [{ id: 'c2', name: 'read' }] } }, 6)}`, 6,
+      '"turn" is missing, expected a whole number of at least 1 (an assistant message with tool calls carries its turn)'))
+
   it('an entry of an unknown type', () =>
     expectDamage(`${whole()}{"seq":6,"type":"note","text":"hi"}\n`, 6,
       '"type" is "note", expected "message", "tool/call", "tool/result" or "turn/end"'))
@@ -231,6 +248,16 @@ describe('jsonlSession appends only what it can read back', () => {
     await store.close?.()
     expect(await readFile(path, 'utf8')).toBe(line(batchEntries[0], 1))
   })
+
+  it('rejects an entry that cannot be written as JSON, writing nothing and keeping later appends', async () => {
+    const path = join(await tempDir('rein-jsonl-'), 'session.jsonl')
+    const store = jsonlSession(path)
+    const big: NewSessionEntry = { type: 'tool/call', turn: 1, index: 0, call: { id: 'c1', name: 'read', arguments: { n: 1n } } }
+    await expect(store.append(big)).rejects.toThrow(`session entries not appended to ${path}: they cannot be written as JSON (`)
+    expect((await store.append(batchEntries[0])).seq).toBe(1)
+    await store.close?.()
+    expect(await readFile(path, 'utf8')).toBe(line(batchEntries[0], 1))
+  })
 })
 
 describe('an agent on a damaged session log', () => {
@@ -246,6 +273,71 @@ describe('an agent on a damaged session log', () => {
     expect(outcome.messages).toEqual([])
     expect(provider.requests).toHaveLength(0)
     expect((await agent.run('again')).kind).toBe('error')
+    expect(await readFile(path, 'utf8')).toBe(content)
+  })
+})
+
+/** Makes `path` a `kind` of thing that is not a regular file; resolves the words the error uses for it. */
+async function makeNotAFile(kind: string, path: string): Promise<string> {
+  switch (kind) {
+    case 'directory':
+      await mkdir(path)
+      return 'a directory'
+    case 'FIFO':
+      execFileSync('mkfifo', [path])
+      return 'a FIFO (named pipe)'
+    default: {
+      const server = createServer()
+      await new Promise<void>((resolve) => server.listen(path, resolve))
+      onTestFinished(() => new Promise<void>((resolve) => server.close(() => resolve())))
+      return 'a socket'
+    }
+  }
+}
+
+const notAFile = (path: string, what: string) =>
+  `session file ${path} is ${what}, not a regular file: a session is kept in a regular file; give the path of one, or of none yet to start a new session`
+
+describe('jsonlSession on a path that is not a regular file: refused at once, naming the path and what it is', () => {
+  it.skipIf(process.platform === 'win32').each(['directory', 'FIFO', 'socket'])('a %s', async (kind) => {
+    const path = join(await tempDir('rein-kind-'), 'session.jsonl')
+    const what = await makeNotAFile(kind, path)
+    const store = jsonlSession(path)
+    await expect(store.load()).rejects.toThrow(notAFile(path, what))
+    await expect(store.append({ type: 'turn/end', turn: 1, outcome: 'committed' })).rejects.toThrow(notAFile(path, what))
+    await store.close?.()
+    expect(existsSync(`${path}.lock`)).toBe(false)
+  })
+
+  it.skipIf(!existsSync('/dev/null'))('a character device (/dev/null)', async () => {
+    const store = jsonlSession('/dev/null')
+    await expect(store.load()).rejects.toThrow(notAFile('/dev/null', 'a character device'))
+    await store.close?.()
+  })
+
+  it.skipIf(process.platform === 'win32')('ends an agent run on a FIFO with that error, never waiting for a writer to the FIFO', async () => {
+    const path = join(await tempDir('rein-kind-'), 'session.jsonl')
+    execFileSync('mkfifo', [path])
+    const provider = scripted([])
+    const outcome = await createAgent(await kernelContext(), { provider, session: jsonlSession(path) }).run('go')
+    expect(outcome).toMatchObject({ kind: 'error', error: { message: notAFile(path, 'a FIFO (named pipe)') } })
+    expect(provider.requests).toHaveLength(0)
+    expect(statSync(path).isFIFO()).toBe(true)
+  })
+})
+
+describe('an agent on a session whose assistant message has tool calls but no turn', () => {
+  it('ends the run error with <file>:<line>: <problem>, and never shows the model a transcript with unanswered calls', async () => {
+    const path = join(await tempDir('rein-damage-'), 'session.jsonl')
+    const content = line({ type: 'message', message: { role: 'user', content: 'hi' } }, 1) +
+      line({ type: 'message', message: { role: 'assistant', content: '', toolCalls: [{ id: 'c1', name: 'echo', arguments: '{}' }] } }, 2)
+    await writeFile(path, content)
+    const provider = scripted([])
+    const outcome = await createAgent(await kernelContext(), { provider, session: jsonlSession(path) }).run('continue')
+    expect(outcome.kind).toBe('error')
+    expect(outcome.error?.message).toBe(
+      `${path}:2: "turn" is missing, expected a whole number of at least 1 (an assistant message with tool calls carries its turn)`)
+    expect(provider.requests).toHaveLength(0)
     expect(await readFile(path, 'utf8')).toBe(content)
   })
 })

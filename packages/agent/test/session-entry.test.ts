@@ -16,6 +16,8 @@ const valid: [string, unknown][] = [
   ['a call whose model arguments are not an object (the scheduler answered INVALID_ARGS)', {
     seq: 1, type: 'message', turn: 1, message: { role: 'assistant', content: '', toolCalls: [{ id: 'c1', name: 'read', arguments: 42 }] },
   }],
+  ['an assistant message without calls and without turn', { seq: 1, type: 'message', message: { role: 'assistant', content: 'done' } }],
+  ['an assistant message with an empty toolCalls and without turn', { seq: 1, type: 'message', message: { role: 'assistant', content: '', toolCalls: [] } }],
   ['a tool/call', { seq: 0, type: 'tool/call', turn: 1, index: 0, call: { id: 'c1', name: 'read', arguments: { path: 'a' } }, mode: 'parallel' }],
   ['a tool/result with every optional fact', {
     seq: 1, type: 'tool/result', turn: 1, index: 0, message: toolMessage, code: 'X', additionalContexts: [text('more')], concludesTurn: true,
@@ -48,6 +50,8 @@ const invalid: [string, unknown, number | undefined, string][] = [
     '"message.toolCalls[0]" must be a tool call object with string "id" and "name", got null'],
   ['a tool call without an id', { seq: 1, type: 'message', turn: 1, message: { role: 'assistant', content: '', toolCalls: [{ name: 'read' }] } }, undefined,
     '"message.toolCalls[0].id" is missing, expected a string'],
+  ['an assistant message with tool calls but no turn', { seq: 1, type: 'message', message: { role: 'assistant', content: '', toolCalls: [{ id: 'c1', name: 'read' }] } }, undefined,
+    '"turn" is missing, expected a whole number of at least 1 (an assistant message with tool calls carries its turn)'],
   ['toolCalls that is not an array', { seq: 1, type: 'message', turn: 1, message: { role: 'assistant', content: '', toolCalls: {} } }, undefined,
     '"message.toolCalls" must be an array of tool calls, got an object'],
   ['a tool/call without index', { seq: 1, type: 'tool/call', turn: 1, call: { id: 'c1', name: 'read' } }, undefined,

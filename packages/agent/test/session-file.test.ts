@@ -1,5 +1,6 @@
 import fc from 'fast-check'
-import { readFile, writeFile } from 'node:fs/promises'
+import { execFileSync } from 'node:child_process'
+import { mkdir, readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { parseSessionLog, readSession, SessionLogError } from '../src/index.js'
@@ -90,5 +91,15 @@ describe('readSession', () => {
     expect(contents.entries).toHaveLength(5)
     expect(contents.totalBytes - contents.validBytes).toBe(Buffer.byteLength('{"seq":6,"type":"mess'))
     expect(await readFile(path, 'utf8')).toBe(bytes)
+  })
+
+  it.skipIf(process.platform === 'win32')('refuses a FIFO at once, never waiting for a writer, and a directory, naming the path', async () => {
+    const dir = await tempDir('rein-read-')
+    execFileSync('mkfifo', [join(dir, 'fifo.jsonl')])
+    await mkdir(join(dir, 'dir.jsonl'))
+    await expect(readSession(join(dir, 'fifo.jsonl'))).rejects.toThrow(
+      `session file ${join(dir, 'fifo.jsonl')} is a FIFO (named pipe), not a regular file: a session is kept in a regular file; give the path of one`)
+    await expect(readSession(join(dir, 'dir.jsonl'))).rejects.toThrow(
+      `session file ${join(dir, 'dir.jsonl')} is a directory, not a regular file`)
   })
 })
