@@ -1,4 +1,5 @@
 /** `rein trace` as a command: where the page goes, and a session that is not there. */
+import { execFileSync } from 'node:child_process'
 import { readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
@@ -19,6 +20,14 @@ describe('rein trace', () => {
     const dir = await project()
     await writeFile(join(dir, 's.jsonl'), sessionText([[{ id: 'x', start: 0, end: 5 }]], { timed: false }))
     expect((await rein(['trace', 's.jsonl'], dir)).stdout).toContain('(no timestamps in the session: laid out by entry order)')
+  })
+
+  it('refuses a session path that is a FIFO at once, naming it, instead of waiting on it', async () => {
+    const dir = await project()
+    execFileSync('mkfifo', [join(dir, 'pipe.jsonl')])
+    const { code, stderr } = await rein(['trace', 'pipe.jsonl'], dir)
+    expect(code).not.toBe(ExitCodes.OK)
+    expect(stderr).toContain(`${join(dir, 'pipe.jsonl')} is a FIFO (named pipe), not a regular file`)
   })
 
   it('exits 1 naming the path when the session does not exist', async () => {

@@ -7,8 +7,7 @@
  * end, final) and `at` on entries; older sessions fall back to `at` (and `durationMs`, which
  * an earlier rein CLI recorded); a session without times is drawn by entry order. Read-only.
  */
-import { readFile } from 'node:fs/promises'
-import { DEPENDS_ON, parseSessionLog, referencedIds } from '@rein/agent'
+import { DEPENDS_ON, parseSessionLog, readSession, referencedIds } from '@rein/agent'
 
 /** One call on the timeline. */
 export interface TraceCall {
@@ -58,15 +57,21 @@ export interface Trace {
 type Entry = Record<string, any>
 const PREVIEW_CHARS = 600
 
-/** Reads and parses the session file at `path`. Throws with `path:line` on a damaged line. */
+/**
+ * Reads and parses the session file at `path`. Throws with `path:line` on a damaged line, and
+ * names the path when it is not a regular file (a FIFO is never waited on).
+ */
 export async function readTraceFile(path: string): Promise<Trace> {
-  return readTrace(await readFile(path, 'utf8'), path)
+  return traceOf((await readSession(path)).entries as unknown as Entry[])
 }
 
 /** Parses session JSONL text with the agent's reader: a damaged line throws `<name>:<line>: ...`; a torn last line is left out. */
 export function readTrace(text: string, name = 'session'): Trace {
   // The session format has one reader: @rein/agent's (each line checked, `seq` in order, a torn tail left out).
-  const entries = parseSessionLog(text, name).entries as unknown as Entry[]
+  return traceOf(parseSessionLog(text, name).entries as unknown as Entry[])
+}
+
+function traceOf(entries: Entry[]): Trace {
   const turns = new Map<number, TraceTurn>()
   const calls = new Map<string, TraceCall>()
   const key = (turn: number, index: number) => `${turn}:${index}`
