@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { readCommandLine, MAX_DEPTH, MAX_LENGTH, MAX_WRAPPERS, type Reading } from '../../src/shell/read.js'
-import { parseBash } from '../../src/shell/parser.js'
+import { MAX_NODES, parseBash } from '../../src/shell/parser.js'
 import { CORPUS } from '../shell-corpus.js'
 
 /** A reading as the corpus writes it: one string per command, `?` before an unknown name, `=` when it assigns. */
@@ -41,5 +41,13 @@ describe('readCommandLine', () => {
     expect(readCommandLine(`${'sudo '.repeat(MAX_WRAPPERS + 1)}rm x`, parseBash))
       .toEqual({ ok: false, reason: `more than ${MAX_WRAPPERS} wrappers around one command` })
     expect(readCommandLine(`echo ${'a'.repeat(MAX_LENGTH)}`, parseBash)).toEqual({ ok: false, reason: 'it is longer than 128 KiB' })
+  })
+
+  it('gives up on a line of more than MAX_NODES syntax nodes, but reads a long here-document', () => {
+    const many = 'echo a; '.repeat(MAX_NODES)
+    expect(readCommandLine(`${many}rm x`, parseBash)).toEqual({ ok: false, reason: `it has more than ${MAX_NODES} syntax nodes (about ${MAX_NODES / 6} commands)` })
+    expect(readCommandLine('echo a; '.repeat(100) + 'rm x', parseBash)).toMatchObject({ ok: true })
+    const heredoc = readCommandLine(`cat > f.txt <<'EOF'\n${'a line of text\n'.repeat(4000)}EOF\nrm x`, parseBash)
+    expect(heredoc.ok && heredoc.commands.map((c) => c.words.join(' '))).toEqual(['cat', 'rm x'])
   })
 })
