@@ -9,9 +9,12 @@ import { TOOL_DENIED } from '@rein/kernel'
 export { TOOL_DENIED }
 /** The path does not exist (or its links form a loop). */
 export { NOT_FOUND } from '@rein/workspace'
-/** The path exists but is not what the tool needs (a directory for read_file, a file for list_dir). */
+/** The path exists but is not what the tool needs (a directory for read_file, a file for list_dir, a FIFO, socket or device). */
 export { WRONG_TYPE } from '@rein/workspace'
-/** The file contains NUL bytes; these tools read and edit text only. */
+/**
+ * The file is not text: it contains NUL bytes (`read_file`, `edit_file`), or it is not valid
+ * UTF-8 (`edit_file`, which would change every byte it cannot decode).
+ */
 export const NOT_TEXT = 'NOT_TEXT'
 /** edit_file: `old_string` does not occur in the file. */
 export const EDIT_NO_MATCH = 'EDIT_NO_MATCH'

@@ -5,6 +5,7 @@
  * alone is longer, in which case that line is cut at a UTF-8 character boundary.
  */
 import type { FileHandle } from 'node:fs/promises'
+import { decodeUtf8 } from './text.js'
 
 export interface LineWindow {
   /** The window's text, exactly as in the file (line ends included). */
@@ -19,6 +20,8 @@ export interface LineWindow {
   totalBytes: number
   /** The window's first line was longer than `maxBytes` and was cut. */
   lineCut: boolean
+  /** The window's bytes are not valid UTF-8: `text` shows each bad sequence as U+FFFD. */
+  notUtf8: boolean
 }
 
 const CHUNK = 64 * 1024
@@ -76,13 +79,17 @@ export async function readWindow(file: FileHandle, offset: number, limit: number
   const totalLines = position > lineStart ? line : line - 1
 
   let text = ''
+  let notUtf8 = false
   if (to > from && from >= 0) {
     const bytes = Buffer.alloc(to - from)
     const { bytesRead } = await file.read(bytes, 0, bytes.length, from)
     const kept = bytes.subarray(0, bytesRead)
-    text = (lineCut ? kept.subarray(0, utf8End(kept)) : kept).toString('utf8')
+    const window = lineCut ? kept.subarray(0, utf8End(kept)) : kept
+    const exact = decodeUtf8(window)
+    text = exact ?? window.toString('utf8')
+    notUtf8 = exact === undefined
   }
-  return { text, startLine: offset, endLine, totalLines, totalBytes, lineCut }
+  return { text, startLine: offset, endLine, totalLines, totalBytes, lineCut, notUtf8 }
 }
 
 /** Whether the file looks binary: a NUL byte in its first 8000 bytes. */

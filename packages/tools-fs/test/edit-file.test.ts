@@ -1,7 +1,9 @@
-import { readFile } from 'node:fs/promises'
+import { execFileSync } from 'node:child_process'
+import { chmod, readFile, stat, symlink } from 'node:fs/promises'
+import { createServer } from 'node:net'
 import path from 'node:path'
-import { describe, expect, it } from 'vitest'
-import { codeOf, textOf, valueOf, workspace } from './helpers.js'
+import { describe, expect, it, onTestFinished } from 'vitest'
+import { canLimitFileSize, codeOf, namesIn, textOf, valueOf, withFileSizeLimit, workspace } from './helpers.js'
 
 describe('edit_file', () => {
   it('replaces a unique exact string', async () => {
@@ -53,5 +55,82 @@ describe('edit_file', () => {
     expect(codeOf(await ws.call('edit_file', { path: 'a.txt', old_string: 'a', new_string: 'a' }))).toBe('EDIT_NO_CHANGE')
     expect(codeOf(await ws.call('edit_file', { path: 'a.txt', old_string: '', new_string: 'a' }))).toBe('INVALID_ARGS')
     expect(codeOf(await ws.call('edit_file', { path: 'b.txt', old_string: 'a', new_string: 'b' }))).toBe('NOT_FOUND')
+  })
+
+  it('refuses a file that is not valid UTF-8 with NOT_TEXT and leaves every byte as it was', async () => {
+    const ws = await workspace()
+    const latin1 = Buffer.from([0x63, 0x61, 0x66, 0xe9, 0x0a, 0x6f, 0x6c, 0x64, 0x0a]) // "café\nold\n" in Latin-1
+    const surrogate = Buffer.from([0x6f, 0x6c, 0x64, 0xed, 0xa0, 0x80, 0x0a]) // an encoded UTF-16 surrogate: not UTF-8
+    await ws.put({ 'latin1.txt': latin1, 'cesu.txt': surrogate })
+    const before = await stat(path.join(ws.root, 'latin1.txt'))
+    for (const [file, bytes] of [['latin1.txt', latin1], ['cesu.txt', surrogate]] as const) {
+      const result = await ws.call('edit_file', { path: file, old_string: 'old', new_string: 'new' })
+      expect(codeOf(result), file).toBe('NOT_TEXT')
+      expect(textOf(result)).toContain(`"${file}" is not valid UTF-8`)
+      expect(await readFile(path.join(ws.root, file))).toEqual(bytes)
+    }
+    expect((await stat(path.join(ws.root, 'latin1.txt'))).ino).toBe(before.ino)
+  })
+
+  it('keeps a byte order mark, line ends and every byte it does not edit', async () => {
+    const ws = await workspace()
+    const text = '\uFEFFfirst  \r\nnaïve 日本 🎉\r\nlast\ttab\n'
+    await ws.put({ 'a.txt': text })
+    expect(valueOf(await ws.call('edit_file', { path: 'a.txt', old_string: '日本', new_string: 'X' }))).toMatchObject({ replacements: 1 })
+    expect(await readFile(path.join(ws.root, 'a.txt'))).toEqual(Buffer.from(text.replace('日本', 'X'), 'utf8'))
+  })
+
+  it('replaces the file through a new one: a new inode, the old mode, no temporary file left', async () => {
+    const ws = await workspace()
+    await ws.put({ 'sub/run.sh': 'echo old\n' })
+    const file = path.join(ws.root, 'sub/run.sh')
+    await chmod(file, 0o750)
+    const before = await stat(file)
+    valueOf(await ws.call('edit_file', { path: 'sub/run.sh', old_string: 'old', new_string: 'new' }))
+    const after = await stat(file)
+    expect(await readFile(file, 'utf8')).toBe('echo new\n')
+    expect(after.ino).not.toBe(before.ino)
+    expect(after.mode & 0o7777).toBe(0o750)
+    expect(await namesIn(path.join(ws.root, 'sub'))).toEqual(['run.sh'])
+  })
+
+  it('edits the file a link inside the root leads to, and the link stays a link', async () => {
+    const ws = await workspace()
+    await ws.put({ 'real.txt': 'alpha\n' })
+    await symlink('real.txt', path.join(ws.root, 'alias.txt'))
+    expect(valueOf(await ws.call('edit_file', { path: 'alias.txt', old_string: 'alpha', new_string: 'beta' }))).toMatchObject({ path: 'alias.txt' })
+    expect(await readFile(path.join(ws.root, 'real.txt'), 'utf8')).toBe('beta\n')
+    expect((await stat(path.join(ws.root, 'alias.txt'))).ino).toBe((await stat(path.join(ws.root, 'real.txt'))).ino)
+    expect(await namesIn(ws.root)).toEqual(['alias.txt', 'real.txt'])
+  })
+
+  it('refuses a FIFO and a socket at once with WRONG_TYPE, naming the path as given', async () => {
+    const ws = await workspace()
+    execFileSync('mkfifo', [path.join(ws.root, 'pipe')])
+    const server = createServer()
+    await new Promise<void>((resolve) => server.listen(path.join(ws.root, 'sock'), resolve))
+    onTestFinished(() => new Promise<void>((resolve) => server.close(() => resolve())))
+    const pipe = await ws.call('edit_file', { path: 'pipe', old_string: 'a', new_string: 'b' })
+    expect(codeOf(pipe)).toBe('WRONG_TYPE')
+    expect(textOf(pipe)).toBe('Error: "pipe" is a FIFO, not a regular file')
+    const sock = await ws.call('edit_file', { path: 'sock', old_string: 'a', new_string: 'b' })
+    expect(codeOf(sock)).toBe('WRONG_TYPE')
+    expect(textOf(sock)).toBe('Error: "sock" is a FIFO, socket or device, not a regular file')
+    expect(await namesIn(ws.root)).toEqual(['pipe', 'sock'])
+  })
+
+  it.runIf(canLimitFileSize)('leaves the file whole when the new content cannot all be written (EFBIG midway)', async () => {
+    const ws = await workspace()
+    const old = 'keep me\n'.repeat(100)
+    await ws.put({ 'a.txt': old })
+    const before = await stat(path.join(ws.root, 'a.txt'))
+    const result = await withFileSizeLimit(64 * 1024, () =>
+      ws.call('edit_file', { path: 'a.txt', old_string: 'keep me', new_string: 'x'.repeat(4096), replace_all: true }))
+    expect(codeOf(result)).toBe('EFBIG')
+    expect(textOf(result)).toContain('"a.txt"')
+    expect(textOf(result)).not.toContain('/proc/')
+    expect(await readFile(path.join(ws.root, 'a.txt'), 'utf8')).toBe(old)
+    expect((await stat(path.join(ws.root, 'a.txt'))).ino).toBe(before.ino)
+    expect(await namesIn(ws.root)).toEqual(['a.txt'])
   })
 })

@@ -1,6 +1,7 @@
 // Test helpers: a temp workspace (a root folder and a folder outside it) and a real kernel
 // Context with the plugin applied. Everything is removed when the test finishes.
-import { mkdir, mkdtemp, realpath, rm, writeFile } from 'node:fs/promises'
+import { execFileSync } from 'node:child_process'
+import { mkdir, mkdtemp, readdir, realpath, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { Context } from 'cordis'
@@ -65,4 +66,35 @@ export function valueOf<T>(result: ToolExecutionResult): T {
 /** All text the model sees. */
 export function textOf(result: ToolExecutionResult): string {
   return result.content.map((block) => (block.type === 'text' ? block.text : '')).join('\n')
+}
+
+/** The names in `folder`, sorted: a temporary file left behind shows up here. */
+export async function namesIn(folder: string): Promise<string[]> {
+  return (await readdir(folder)).sort()
+}
+
+/** Whether `prlimit` (util-linux) can set this process's limits. */
+export const canLimitFileSize = (() => {
+  try {
+    execFileSync('prlimit', ['--pid', String(process.pid), '--fsize', '--output', 'SOFT', '--noheadings'], { stdio: 'ignore' })
+    return true
+  } catch {
+    return false
+  }
+})()
+
+/**
+ * Runs `body` while this process may not make a file larger than `bytes`: a write past that
+ * fails with `EFBIG` (Node ignores `SIGXFSZ`), as a full disk would fail it midway. Only the
+ * soft limit is lowered, and it is put back afterwards.
+ */
+export async function withFileSizeLimit<T>(bytes: number, body: () => Promise<T>): Promise<T> {
+  const pid = String(process.pid)
+  const soft = execFileSync('prlimit', ['--pid', pid, '--fsize', '--output', 'SOFT', '--noheadings', '--raw'], { encoding: 'utf8' }).trim()
+  execFileSync('prlimit', ['--pid', pid, `--fsize=${bytes}:`])
+  try {
+    return await body()
+  } finally {
+    execFileSync('prlimit', ['--pid', pid, `--fsize=${soft}:`])
+  }
 }

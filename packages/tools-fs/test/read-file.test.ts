@@ -52,6 +52,16 @@ describe('read_file', () => {
     expect(codeOf(await ws.call('read_file', { path: 'bin.dat' }))).toBe('NOT_TEXT')
   })
 
+  it('shows a file that is not valid UTF-8 with U+FFFD for the bad bytes, and says so', async () => {
+    const ws = await workspace()
+    await ws.put({ 'latin1.txt': Buffer.from([0x63, 0x61, 0x66, 0xe9, 0x0a, 0x6f, 0x6b, 0x0a]) })
+    const result = await ws.call('read_file', { path: 'latin1.txt' })
+    expect(valueOf(result)).toMatchObject({ content: 'caf\uFFFD\nok\n', notUtf8: true, totalBytes: 8 })
+    expect(textOf(result)).toContain('[these lines are not valid UTF-8')
+    const clean = await ws.call('read_file', { path: 'latin1.txt', offset: 2 })
+    expect(valueOf<{ notUtf8?: boolean }>(clean).notUtf8).toBeUndefined()
+  })
+
   it('rejects a limit above the configured largest one before running', async () => {
     const ws = await workspace({ maxReadLines: 5 })
     await ws.put({ 'a.txt': 'a' })

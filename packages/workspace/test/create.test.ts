@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process'
 import { readdir, readFile, rename, stat, symlink } from 'node:fs/promises'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
@@ -25,6 +26,13 @@ describe('openForWrite', () => {
     const root = t.open()
     expect(await codeOfRejection(openForWrite(root, t.root, '.'))).toBe(WRONG_TYPE)
     expect(await codeOfRejection(openForWrite(root, path.join(t.root, 'dir'), 'dir'))).toBe(WRONG_TYPE)
+  })
+
+  it('refuses a FIFO with WRONG_TYPE at once, naming the path as given, never an internal one', async () => {
+    const t = await tree()
+    execFileSync('mkfifo', [path.join(t.root, 'pipe')])
+    const refused = openForWrite(t.open(), path.join(t.root, 'pipe'), 'pipe')
+    await expect(refused).rejects.toMatchObject({ code: WRONG_TYPE, message: '"pipe" is a FIFO, socket or device, not a regular file' })
   })
 
   it('refuses a link at the end of the path, never writing through it', async () => {

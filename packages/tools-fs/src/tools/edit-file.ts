@@ -1,13 +1,17 @@
 /**
  * `edit_file`: an exact string replacement in a text file inside the root. The match is
  * literal (no regex, no `$` patterns). Without `replace_all` the old string must occur exactly
- * once, so an edit never lands in a place the model did not mean. The file is read and
- * rewritten through one descriptor checked to be inside the root (`openInside`). Exclusive.
+ * once, so an edit never lands in a place the model did not mean. Only UTF-8 text is edited:
+ * any other byte would not survive decoding and encoding, so such a file is refused and left
+ * alone. The file is read through a descriptor checked to be inside the root (`openInside`)
+ * and replaced whole through a new file renamed over it (`replaceFile`), so it is never seen
+ * cut short. Exclusive.
  */
 import { defineTool, type ContentBlock } from '@rein/kernel'
-import { FOR, openInside, type Root } from '@rein/workspace'
+import { FOR, kindOf, openInside, replaceFile, type Root } from '@rein/workspace'
 import { EDIT_NO_CHANGE, EDIT_NO_MATCH, EDIT_NOT_UNIQUE, FsToolError, NOT_TEXT, WRONG_TYPE } from '../codes.js'
 import { looksBinary } from '../lines.js'
+import { decodeUtf8 } from '../text.js'
 
 export interface EditFileArgs { path: string, old_string: string, new_string: string, replace_all?: boolean }
 export interface EditFileValue { path: string, replacements: number, bytes: number }
@@ -23,9 +27,9 @@ const valueSchema = {
 export function editFileTool(root: Root) {
   return defineTool<EditFileArgs, EditFileValue>({
     name: 'edit_file',
-    description: 'Replace an exact piece of text in a file inside the workspace. old_string must match the file '
-      + 'exactly (whitespace included) and occur exactly once, unless replace_all is true (then every occurrence '
-      + 'is replaced). Read the file first.',
+    description: 'Replace an exact piece of text in a UTF-8 text file inside the workspace. old_string must match '
+      + 'the file exactly (whitespace included) and occur exactly once, unless replace_all is true (then every '
+      + 'occurrence is replaced). Read the file first.',
     parameters: {
       type: 'object',
       properties: {
@@ -43,30 +47,40 @@ export function editFileTool(root: Root) {
       if (args.old_string === args.new_string) {
         throw new FsToolError(EDIT_NO_CHANGE, 'old_string and new_string are the same; the edit would change nothing')
       }
-      const file = await openInside(root, real, FOR.edit, args.path)
-      try {
-        if (!(await file.stat()).isFile()) throw new FsToolError(WRONG_TYPE, `"${shown}" is not a regular file`)
-        if (await looksBinary(file)) throw new FsToolError(NOT_TEXT, `"${shown}" looks binary (it contains NUL bytes); edit_file edits text only`)
-        const text = await file.readFile({ encoding: 'utf8', signal: exec.signal })
-        const parts = text.split(args.old_string)
-        const count = parts.length - 1
-        if (count === 0) {
-          throw new FsToolError(EDIT_NO_MATCH, `old_string does not occur in "${shown}"; read the file and copy the text exactly`)
-        }
-        if (count > 1 && !args.replace_all) {
-          throw new FsToolError(EDIT_NOT_UNIQUE, `old_string occurs ${count} times in "${shown}"; `
-            + 'add surrounding lines to make it unique, or set replace_all to replace every occurrence')
-        }
-        const next = parts.join(args.new_string)
-        exec.signal.throwIfAborted()
-        await file.truncate(0)
-        await file.write(next, 0, 'utf8')
-        return { path: shown, replacements: count, bytes: Buffer.byteLength(next) }
-      } finally {
-        await file.close()
+      const text = await readText(root, real, args.path, shown, exec.signal)
+      const parts = text.split(args.old_string)
+      const count = parts.length - 1
+      if (count === 0) {
+        throw new FsToolError(EDIT_NO_MATCH, `old_string does not occur in "${shown}"; read the file and copy the text exactly`)
       }
+      if (count > 1 && !args.replace_all) {
+        throw new FsToolError(EDIT_NOT_UNIQUE, `old_string occurs ${count} times in "${shown}"; `
+          + 'add surrounding lines to make it unique, or set replace_all to replace every occurrence')
+      }
+      const next = Buffer.from(parts.join(args.new_string), 'utf8')
+      exec.signal.throwIfAborted()
+      await replaceFile(root, real, args.path, next, { signal: exec.signal })
+      return { path: shown, replacements: count, bytes: next.length }
     },
   })
+}
+
+/** The whole text of the regular, UTF-8 file at `real`, read through a checked descriptor. */
+async function readText(root: Root, real: string, input: string, shown: string, signal: AbortSignal): Promise<string> {
+  const file = await openInside(root, real, FOR.read, input)
+  try {
+    const stat = await file.stat()
+    if (!stat.isFile()) throw new FsToolError(WRONG_TYPE, `"${shown}" is ${kindOf(stat)}, not a regular file`)
+    if (await looksBinary(file)) throw new FsToolError(NOT_TEXT, `"${shown}" looks binary (it contains NUL bytes); edit_file edits text only`)
+    const text = decodeUtf8(await file.readFile({ signal }))
+    if (text === undefined) {
+      throw new FsToolError(NOT_TEXT, `"${shown}" is not valid UTF-8; edit_file edits UTF-8 text only, since it would `
+        + 'change the bytes it cannot decode. Convert the file to UTF-8 first, or replace it whole with write_file')
+    }
+    return text
+  } finally {
+    await file.close()
+  }
 }
 
 function render(_args: EditFileArgs, v: EditFileValue): ContentBlock[] {

@@ -2,8 +2,9 @@
  * `read_file`: a window of a text file, by lines. `offset` is the 1-based first line and
  * `limit` the number of lines; the window is also capped in bytes, and the result always
  * says the file's total lines and bytes and, when there is more, the offset to continue
- * from. Reading the windows in turn reproduces the file byte for byte. The file is read
- * through a descriptor checked to be inside the root (`openInside`).
+ * from. Reading the windows in turn reproduces a UTF-8 file byte for byte; a window that is
+ * not UTF-8 says so (`notUtf8`). The file is read through a descriptor checked to be inside
+ * the root (`openInside`).
  */
 import { defineTool, type ContentBlock } from '@rein/kernel'
 import { FOR, openInside, type Root } from '@rein/workspace'
@@ -26,6 +27,8 @@ export interface ReadFileValue {
   nextOffset?: number
   /** Line `endLine` was longer than the byte cap and only its start is in `content`. */
   lineCut?: boolean
+  /** The window is not valid UTF-8: `content` shows each bad byte sequence as U+FFFD. */
+  notUtf8?: boolean
 }
 
 const valueSchema = {
@@ -41,6 +44,7 @@ const valueSchema = {
     truncated: { type: 'boolean' },
     nextOffset: { type: 'integer', minimum: 2 },
     lineCut: { type: 'boolean' },
+    notUtf8: { type: 'boolean' },
   },
   additionalProperties: false,
 }
@@ -86,6 +90,7 @@ export function readFileTool(root: Root, config: Config) {
         }
         if (more) value.nextOffset = window.endLine + 1
         if (window.lineCut) value.lineCut = true
+        if (window.notUtf8) value.notUtf8 = true
         return value
       } finally {
         await file.close()
@@ -101,6 +106,8 @@ function render(_args: ReadFileArgs, v: ReadFileValue): ContentBlock[] {
   if (v.endLine < v.startLine && v.startLine > 1 && v.totalLines > 0) lines.push(`[offset ${v.startLine} is past the end: the file has ${v.totalLines} lines]`)
   let text = lines.join('\n') + '\n' + v.content
   if (v.lineCut) text += `\n[line ${v.endLine} is longer than the read limit and was cut; use grep to find text in it]`
+  if (v.notUtf8) text += '\n[these lines are not valid UTF-8: each byte sequence that is not is shown as \uFFFD; '
+    + 'edit_file cannot edit this file, write_file can replace it whole]'
   if (v.nextOffset !== undefined) text += `\n[more after line ${v.endLine}: call read_file with offset ${v.nextOffset}]`
   return [{ type: 'text', text }]
 }

@@ -1,11 +1,13 @@
 /**
  * `write_file`: creates or replaces a text file inside the root, creating missing parent
  * folders (inside the root) on the way. Exclusive: it never runs alongside another call.
- * A path that leads out of the root is refused before anything is created, and the file is
- * truncated and written only through a descriptor checked to be inside the root (`openForWrite`).
+ * A path that leads out of the root is refused before anything is created. The content goes
+ * to a new file in the target's folder, opened by descriptor and checked to be inside the
+ * root, and is renamed over the target only once it is whole and on disk (`replaceFile`): the
+ * old content stays until then, and a FIFO, socket or device is refused without being opened.
  */
 import { defineTool, type ContentBlock } from '@rein/kernel'
-import { openForWrite, type Root } from '@rein/workspace'
+import { replaceFile, type Root } from '@rein/workspace'
 
 export interface WriteFileArgs { path: string, content: string }
 export interface WriteFileValue { path: string, bytes: number, created: boolean }
@@ -36,14 +38,9 @@ export function writeFileTool(root: Root) {
     async execute(args, exec) {
       const { real, shown } = await root.resolve(args.path)
       exec.signal.throwIfAborted()
-      const { handle, created } = await openForWrite(root, real, args.path)
-      try {
-        await handle.truncate(0)
-        await handle.writeFile(args.content, { encoding: 'utf8', signal: exec.signal })
-      } finally {
-        await handle.close()
-      }
-      return { path: shown, bytes: Buffer.byteLength(args.content), created }
+      const data = Buffer.from(args.content, 'utf8')
+      const { created } = await replaceFile(root, real, args.path, data, { makeFolders: true, signal: exec.signal })
+      return { path: shown, bytes: data.length, created }
     },
   })
 }
