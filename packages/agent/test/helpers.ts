@@ -1,4 +1,6 @@
 /** Shared set-up for the agent tests: a started kernel context, gate tools, a scripted agent, temp folders. */
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process'
+import { once } from 'node:events'
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -14,6 +16,20 @@ export async function tempDir(prefix: string): Promise<string> {
   const dir = await mkdtemp(join(tmpdir(), prefix))
   onTestFinished(() => rm(dir, { recursive: true, force: true }))
   return dir
+}
+
+/**
+ * Spawns `command args` with piped output; a child still running when the test finishes (it
+ * timed out, or failed early) is killed then, and waited for before the test's folders go.
+ */
+export function spawnChild(command: string, args: readonly string[]): ChildProcessWithoutNullStreams {
+  const proc = spawn(command, args, { stdio: ['pipe', 'pipe', 'pipe'] })
+  onTestFinished(async () => {
+    if (proc.exitCode !== null || proc.signalCode !== null) return
+    proc.kill('SIGKILL')
+    await once(proc, 'exit')
+  })
+  return proc
 }
 
 /** A started context with the kernel loaded. */

@@ -1,14 +1,12 @@
-import { spawn } from 'node:child_process'
-import { once } from 'node:events'
 import { existsSync } from 'node:fs'
 import { appendFile, readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { describe, expect, it, onTestFinished } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { defineTool, TOOL_NOT_STARTED, TOOL_OUTCOME_UNKNOWN } from '@rein/kernel'
 import { validateTranscript } from '@rein/testing'
 import { jsonlSession } from '../src/index.js'
-import { kernelContext, scriptedAgent, tempDir } from './helpers.js'
+import { kernelContext, scriptedAgent, spawnChild, tempDir } from './helpers.js'
 
 const child = fileURLToPath(new URL('./fixtures/kill-child.mjs', import.meta.url))
 const built = fileURLToPath(new URL('../dist/src/index.js', import.meta.url))
@@ -19,12 +17,7 @@ const built = fileURLToPath(new URL('../dist/src/index.js', import.meta.url))
  */
 function killAt(dir: string, point: string): Promise<void> {
   return new Promise((resolve, reject) => {
-    const proc = spawn(process.execPath, [child, dir, point], { stdio: ['ignore', 'pipe', 'pipe'] })
-    onTestFinished(async () => {
-      if (proc.exitCode !== null || proc.signalCode !== null) return
-      proc.kill('SIGKILL')
-      await once(proc, 'exit')
-    })
+    const proc = spawnChild(process.execPath, [child, dir, point])
     let out = ''
     let err = ''
     proc.stderr.on('data', (chunk) => { err += chunk })

@@ -1,12 +1,11 @@
-import { spawn } from 'node:child_process'
 import { once } from 'node:events'
 import { existsSync } from 'node:fs'
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { describe, expect, it, onTestFinished } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { jsonlSession, type NewSessionEntry } from '../src/index.js'
-import { tempDir } from './helpers.js'
+import { spawnChild, tempDir } from './helpers.js'
 import { line } from './session-logs.js'
 
 const child = fileURLToPath(new URL('./fixtures/short-write-child.mjs', import.meta.url))
@@ -21,13 +20,7 @@ type Outcome = { i: number, seq: number } | { i: number, error: string }
  * the given lengths to `path`. Resolves what it said of each entry, in entry order.
  */
 async function appendUnderLimit(path: string, kib: number, batches: number[][]): Promise<Outcome[]> {
-  const proc = spawn('bash', ['-c', 'ulimit -f "$1" && shift && exec "$@"', 'bash', String(kib), process.execPath, child, path, JSON.stringify(batches)],
-    { stdio: ['ignore', 'pipe', 'pipe'] })
-  onTestFinished(async () => {
-    if (proc.exitCode !== null || proc.signalCode !== null) return
-    proc.kill('SIGKILL')
-    await once(proc, 'exit')
-  })
+  const proc = spawnChild('bash', ['-c', 'ulimit -f "$1" && shift && exec "$@"', 'bash', String(kib), process.execPath, child, path, JSON.stringify(batches)])
   let out = ''
   let err = ''
   proc.stdout.on('data', (chunk) => { out += chunk })
