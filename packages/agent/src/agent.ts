@@ -9,6 +9,7 @@ import { randomUUID } from 'node:crypto'
 import { setMaxListeners } from 'node:events'
 import type { Context } from 'cordis'
 import { toolServiceOf, type AssistantMessage, type ContentBlock, type Message, type Provider, type ToolService } from '@rein/kernel'
+import { renameRepeatedIds } from './call-ids.js'
 import { AgentEvents } from './events.js'
 import { askModel } from './model-call.js'
 import { repairSession } from './repair.js'
@@ -168,13 +169,16 @@ async function runLoop(env: LoopEnv, input: string | ContentBlock[] | undefined,
       try {
         answer = await askModel(settings.provider, { messages, tools: service.specs(), signal },
           (text) => events.emit('agent/text-delta', { runId, agent, turn, step, text }),
-          (reason) => { finishReason = reason })
+          (reason) => { finishReason = reason }, service.abandonAfterMs)
       } catch (error) {
         if (events.listens('agent/model-response')) {
           events.emit('agent/model-response', { runId, agent, turn, step, at: Date.now(), model, error: asError(error) })
         }
         return signal?.aborted ? end('aborted') : end('error', error)
       }
+      // Ids repeated within the message are renamed before anything sees it (the transcript must
+      // tell every call's result apart); the scheduler answers the renamed calls INVALID_PLAN.
+      const givenIds = answer.toolCalls ? renameRepeatedIds(answer.toolCalls) : undefined
       if (events.listens('agent/model-response')) {
         events.emit('agent/model-response', {
           runId, agent, turn, step, at: Date.now(), model, message: answer, finishReason, usage: answer.usage,
@@ -185,7 +189,7 @@ async function runLoop(env: LoopEnv, input: string | ContentBlock[] | undefined,
       if (calls.length === 0) return end('completed')
 
       const batch = await runBatch(calls, {
-        tools, events, agent, turn, signal, log,
+        tools, events, agent, turn, signal, log, givenIds,
         maxParallel: settings.maxParallelToolCalls,
       })
       if (batch.kind === 'failed') {

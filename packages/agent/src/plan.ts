@@ -2,12 +2,14 @@
  * Planning one batch before anything runs. Arguments are parsed once; references and
  * `$depends_on` become edges between calls; each call is classified, failing closed; and a
  * call whose dependencies can never be met (an id not in the batch, an ambiguous id, a
- * malformed `$depends_on`, a cycle once barrier order is counted) is marked INVALID_PLAN.
+ * malformed `$depends_on`, a cycle once barrier order is counted) or whose id repeats an
+ * earlier call's is marked INVALID_PLAN. Whatever one call's arguments hold (nesting too deep
+ * for any walk, a `__proto__` key), only that call is affected: the kernel answers it.
  * Pure: it runs nothing and changes nothing it is given.
  */
-import { readArguments, type ExecutionMode, type ToolCall, type ToolDefinition } from '@rein/kernel'
+import { isKernelParsed, messageOf, readArguments, type ExecutionMode, type ToolCall, type ToolDefinition } from '@rein/kernel'
 import { components } from './cycles.js'
-import { DEPENDS_ON, referencedIds } from './references.js'
+import { DEPENDS_ON, referencesIn } from './references.js'
 
 /** How a call may run: `pending` until its references are substituted, then classified. */
 export type Mode = ExecutionMode | 'pending'
@@ -54,27 +56,58 @@ interface Draft {
   invalid?: string
 }
 
-/** Plans the calls of one assistant message. */
-export function planBatch(calls: readonly ToolCall[], tools: ToolLookup): Plan {
+/**
+ * Plans the calls of one assistant message. `givenIds` holds the id the model gave each call
+ * that was renamed because an earlier call of the message had it (`renameRepeatedIds`); without
+ * it, the calls' own ids are the ones the model gave. Every call after the first with an id is
+ * INVALID_PLAN, and nothing may depend on a repeated id.
+ */
+export function planBatch(calls: readonly ToolCall[], tools: ToolLookup, givenIds?: ReadonlyMap<number, string>): Plan {
   const owners = new Map<string, number>()
   const duplicated = new Set<string>()
   calls.forEach((call, index) => {
-    if (owners.has(call.id)) duplicated.add(call.id)
-    else owners.set(call.id, index)
+    const id = givenIds?.get(index) ?? call.id
+    if (owners.has(id)) duplicated.add(id)
+    else owners.set(id, index)
   })
-  const drafts = calls.map((call, index) => draft(call, index, owners, duplicated, tools))
+  const ids: Ids = { owners, duplicated, givenIds }
+  const drafts = calls.map((call, index) => draft(call, index, ids, tools))
   if (drafts.some((d) => d.deps.some((dep) => dep >= d.index))) markCycles(drafts)
   for (const d of drafts) for (const dep of d.deps) drafts[dep].dependents.push(d.index)
   return { calls: drafts, indexOf: (id) => owners.get(id)! }
 }
 
-function draft(call: ToolCall, index: number, owners: Map<string, number>, duplicated: Set<string>, tools: ToolLookup): Draft {
+/** The ids of a batch: the first call with each id, ids given more than once, ids given before a rename. */
+interface Ids {
+  owners: ReadonlyMap<string, number>
+  duplicated: ReadonlySet<string>
+  givenIds: ReadonlyMap<number, string> | undefined
+}
+
+/**
+ * One call's plan. Whatever its arguments hold, only this call is affected: a repeated id or a
+ * failure to plan makes it INVALID_PLAN, arguments the kernel refuses go to the kernel as sent.
+ */
+function draft(call: ToolCall, index: number, ids: Ids, tools: ToolLookup): Draft {
+  try {
+    const given = ids.givenIds?.get(index) ?? call.id
+    if (ids.owners.get(given) !== index) return asSent(call, index, repeatedId(given, call.id))
+    return planned(call, index, ids, tools)
+  } catch (error) {
+    return asSent(call, index, `this call could not be planned (${messageOf(error)})`)
+  }
+}
+
+function planned(call: ToolCall, index: number, { owners, duplicated }: Ids, tools: ToolLookup): Draft {
   // Read as the kernel reads them: arguments that need no change reach `execute` as this very
   // object, frozen and marked by the kernel, which then neither parses nor copies them again.
   const parsed = readArguments(call.arguments)
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
     return { index, call, args: call.arguments, hasRefs: false, deps: [], dependents: [], mode: tools.executionMode(call) }
   }
+  // Text the kernel read and refused (a `__proto__` key, nesting too deep) goes to it as sent,
+  // unread, and gets its INVALID_ARGS: nothing here walks what the kernel would not.
+  if (typeof call.arguments === 'string' && !isKernelParsed(parsed)) return asSent(call, index)
   // Most calls have no `$depends_on`: their arguments are used as parsed, with no copy.
   const explicit = Object.hasOwn(parsed, DEPENDS_ON)
   let args: unknown = parsed
@@ -86,7 +119,9 @@ function draft(call: ToolCall, index: number, owners: Map<string, number>, dupli
     if (Array.isArray(dependsOn) && dependsOn.every((id) => typeof id === 'string')) ids = dependsOn
     else invalid = `"${DEPENDS_ON}" must be an array of call ids of this batch, like ["call_1"]`
   }
-  const refs = referencedIds(args)
+  const refs = referencesIn(args)
+  // An object handed over nested too deep: the kernel refuses it too.
+  if (refs === undefined) return asSent(call, index)
   if (refs.length > 0) ids = ids.concat(refs)
   const deps = new Set<number>()
   for (const id of ids) {
@@ -101,6 +136,21 @@ function draft(call: ToolCall, index: number, owners: Map<string, number>, dupli
     ? (tools.modeWithoutArguments(call.name) ?? 'pending')
     : tools.executionMode({ ...call, arguments: args })
   return { index, call, args, hasRefs, deps: invalid ? [] : [...deps].sort((a, b) => a - b), dependents: [], mode, invalid }
+}
+
+/**
+ * A call handed on as the model sent it, exclusive (never classified, failing closed), waiting
+ * for nothing: settled INVALID_PLAN with `invalid`, or else run, for the kernel to refuse.
+ */
+function asSent(call: ToolCall, index: number, invalid?: string): Draft {
+  return { index, call, args: call.arguments, hasRefs: false, deps: [], dependents: [], mode: 'exclusive', invalid }
+}
+
+/** The INVALID_PLAN message of a call whose id an earlier call of the message has. */
+function repeatedId(given: string, listed: string): string {
+  const where = given === listed ? '' : ` (its result is listed under "${listed}")`
+  return `the id "${given}" was already given to an earlier call of this message, so this call did not run${where}; ` +
+    'give every call an id of its own'
 }
 
 /**

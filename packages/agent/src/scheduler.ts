@@ -12,7 +12,7 @@
  */
 import {
   ABORTED_BEFORE_DISPATCH, DEPENDENCY_FAILED, INVALID_PLAN, Messages, codeOf,
-  type ExecuteOptions, type ExecutionMode, type Json, type ToolCall, type ToolExecutionResult,
+  type ExecuteOptions, type ExecutionMode, type Json, type ToolCall, type ToolExecutionResult, type ToolFailure,
 } from '@rein/kernel'
 import { Barrier } from './barrier.js'
 import { CommitCursor } from './commit.js'
@@ -35,6 +35,14 @@ export interface BatchEnv {
   signal?: AbortSignal
   /** Appends entries durably (`tool/call`, with `at`, before a call runs; `tool/result` in model order). */
   log: { append(entry: NewSessionEntry): Promise<unknown> }
+  /** The id the model gave each call renamed for repeating an earlier call's id (`renameRepeatedIds`), by index. */
+  givenIds?: ReadonlyMap<number, string>
+}
+
+/** The failure a `DEPENDENCY_FAILED` call passes on: the call whose own failure started it, and its message. */
+interface Cause {
+  id: string
+  message: string
 }
 
 /** `committed`: every call has its result in the log. `failed`: the scheduler stopped; see `error`. */
@@ -60,11 +68,13 @@ class Batch implements SlotOwner {
   private open: number
   private stopping = false
   private failure: Error | undefined
+  /** Why each call settled `DEPENDENCY_FAILED` failed, by index (made at the first such call). */
+  private causes: Map<number, Cause> | undefined
   private done!: () => void
   private readonly finished = new Promise<void>((resolve) => { this.done = resolve })
 
   constructor(calls: readonly ToolCall[], private readonly env: BatchEnv) {
-    this.plan = planBatch(calls, env.tools)
+    this.plan = planBatch(calls, env.tools, env.givenIds)
     this.slots = this.plan.calls.map((plan) => new Slot(plan, this))
     this.barrier = new Barrier(calls.length, (i) => this.slots[i].mode !== 'parallel')
     this.open = calls.length
@@ -214,17 +224,38 @@ class Batch implements SlotOwner {
       })
     }
     this.cursor.offer(index, result)
+    let cause: Cause | undefined
     for (const d of this.stopping ? [] : dependents) {
       const dependent = this.slots[d]
       dependent.depsLeft--
       if (dependent.state !== 'waiting') continue
-      if (result.isError) this.settleEarly(dependent, DEPENDENCY_FAILED, Messages.dependencyFailed(call.id, result.error.message))
+      if (result.isError) this.dependencyFailed(dependent, call.id, cause ??= this.causeOf(index, call.id, result))
       else if (dependent.depsLeft === 0) this.depsReady(dependent)
     }
     if (this.barrier.isBlocking(index)) this.barrier.resolve(index, this.uncover)
     this.tryReady(this.slots[this.post.frontier])
     this.pump()
     if (this.open === 0) this.done()
+  }
+
+  /**
+   * What call `index` (id `id`), which failed, passes on to its dependents: the cause it was
+   * given when the scheduler settled it `DEPENDENCY_FAILED`, else its own failure.
+   */
+  private causeOf(index: number, id: string, result: ToolFailure): Cause {
+    const inherited = codeOf(result) === DEPENDENCY_FAILED ? this.causes?.get(index) : undefined
+    return inherited ?? { id, message: result.error.message }
+  }
+
+  /**
+   * Settles `slot` DEPENDENCY_FAILED: it names the dependency that failed (`failed`) and carries
+   * the message of the failure that started it, capped, never the dependency's whole message, so
+   * a chain of N failed calls costs O(N) text, not O(N²).
+   */
+  private dependencyFailed(slot: Slot, failed: string, cause: Cause): void {
+    (this.causes ??= new Map()).set(slot.plan.index, cause)
+    const message = Messages.dependencyFailed(failed, cause.message, cause.id === failed ? undefined : cause.id)
+    this.settleEarly(slot, DEPENDENCY_FAILED, message)
   }
 
   /** A started call that will never have a result (its log failed): a gap, nothing made up. */

@@ -108,7 +108,7 @@ describe('dependencies', () => {
     const outcome = await agent.run('go')
     expect(gate.started).toEqual(['a'])
     expect(codeOf(outcome.messages, 'b')).toBe('Error: depends on a, which failed: disk on fire')
-    expect(codeOf(outcome.messages, 'c')).toBe('Error: depends on b, which failed: depends on a, which failed: disk on fire')
+    expect(codeOf(outcome.messages, 'c')).toBe('Error: depends on b, which failed because a failed: disk on fire')
     const codes = (await session.load()).flatMap((e) => e.type === 'tool/result' ? [e.code] : [])
     expect(codes).toEqual(['TOOL_FAILED', DEPENDENCY_FAILED, DEPENDENCY_FAILED])
   })

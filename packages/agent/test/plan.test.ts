@@ -55,7 +55,7 @@ describe('planBatch', () => {
     expect(plan.calls.map((c) => c.mode)).toEqual(['parallel', 'parallel', 'exclusive', 'pending'])
   })
 
-  it('marks malformed $depends_on, unknown and ambiguous ids INVALID_PLAN, with a message saying what to do', async () => {
+  it('marks malformed $depends_on, unknown, repeated and ambiguous ids INVALID_PLAN, with a message saying what to do', async () => {
     const plan = planBatch([
       call('a', 'read', { $depends_on: 'b' }), call('b', 'read', { $depends_on: ['zz'] }),
       call('d', 'read', {}), call('d', 'read', {}), call('e', 'read', { x: '${d.result}' }),
@@ -63,9 +63,47 @@ describe('planBatch', () => {
     expect(plan.calls.map((c) => c.invalid)).toEqual([
       '"$depends_on" must be an array of call ids of this batch, like ["call_1"]',
       'this call depends on "zz", which is not a call of this batch; depend only on calls made in the same message',
-      undefined, undefined,
+      undefined,
+      'the id "d" was already given to an earlier call of this message, so this call did not run; give every call an id of its own',
       '"d" names more than one call of this batch, so nothing can depend on it',
     ])
+  })
+
+  it('takes the ids the model gave renamed calls: every repeat is INVALID_PLAN, and a reference to the id stays ambiguous', async () => {
+    const plan = planBatch([
+      call('x', 'read', {}), call('x_2', 'read', { $depends_on: ['nothing'] }), call('x_3', 'read', {}), call('y', 'read', { v: '${x.result}' }),
+    ], await tools(), new Map([[1, 'x'], [2, 'x']]))
+    expect(plan.calls.map((c) => c.invalid)).toEqual([
+      undefined,
+      'the id "x" was already given to an earlier call of this message, so this call did not run (its result is listed under "x_2"); give every call an id of its own',
+      'the id "x" was already given to an earlier call of this message, so this call did not run (its result is listed under "x_3"); give every call an id of its own',
+      '"x" names more than one call of this batch, so nothing can depend on it',
+    ])
+    expect(plan.calls[1]).toMatchObject({ deps: [], mode: 'exclusive', args: '{"$depends_on":["nothing"]}' })
+  })
+
+  it('hands arguments the kernel refuses (nested too deep, a __proto__ key) on as sent: no edges, no walk, exclusive', async () => {
+    const deep = `{"x":"\${a.result}","n":${'['.repeat(100_000)}${']'.repeat(100_000)}}`
+    const proto = '{"__proto__":1,"x":"${a.result}","$depends_on":["a"]}'
+    const deepObject = JSON.parse(`{"x":"\${a.result}","n":${'['.repeat(600)}${']'.repeat(600)}}`)
+    const plan = planBatch([
+      call('a', 'read', {}), call('deep', 'read', deep), call('proto', 'read', proto),
+      { id: 'object', name: 'read', arguments: deepObject }, call('fine', 'read', {}),
+    ], await tools())
+    expect(plan.calls.slice(1, 4).map((c) => ({ args: c.args, deps: c.deps, mode: c.mode, invalid: c.invalid, hasRefs: c.hasRefs })))
+      .toEqual([deep, proto, deepObject].map((args) => ({ args, deps: [], mode: 'exclusive', invalid: undefined, hasRefs: false })))
+    expect(plan.calls[4]).toMatchObject({ mode: 'parallel', invalid: undefined })
+  })
+
+  it('makes a call it cannot plan INVALID_PLAN, and only that call', async () => {
+    const t = await tools()
+    const broken = {
+      executionMode: (c: ToolCall) => { if (c.id === 'b') throw new Error('lookup broke'); return t.executionMode(c) },
+      modeWithoutArguments: (name: string) => t.modeWithoutArguments(name),
+      get: (name: string) => t.get(name),
+    }
+    const plan = planBatch([call('a', 'read', {}), call('b', 'read', {}), call('c', 'read', {})], broken)
+    expect(plan.calls.map((c) => c.invalid)).toEqual([undefined, 'this call could not be planned (lookup broke)', undefined])
   })
 
   it('marks only the calls that close a cycle, counting barrier order', async () => {

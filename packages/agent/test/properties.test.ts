@@ -1,13 +1,19 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import type { Context } from 'cordis'
-import { defineTool, type ToolExec } from '@rein/kernel'
+import { MAX_ARGUMENT_DEPTH, defineTool, type ToolExec } from '@rein/kernel'
 import { callMessage, scripted, toolCall, validateTranscript } from '@rein/testing'
 import { createAgent, memorySession, type SessionEntry } from '../src/index.js'
 import { kernelContext, settle } from './helpers.js'
 
-/** `holdTicks`: how long a `tools/hand-off` hold keeps the call's result from the agent (0: no hold). */
-interface CallSpec { safe: boolean, ticks: number, fails: boolean, deps: number[], refs: boolean, holdTicks: number }
+/**
+ * `holdTicks`: how long a `tools/hand-off` hold keeps the call's result from the agent (0: no hold).
+ * `repeatsId`: the call has the id of the call before it (the model repeated an id); `tooDeep`:
+ * its arguments nest deeper than the kernel accepts.
+ */
+interface CallSpec {
+  safe: boolean, ticks: number, fails: boolean, deps: number[], refs: boolean, holdTicks: number, repeatsId: boolean, tooDeep: boolean
+}
 interface BatchSpec { calls: CallSpec[], cap: number, abortAt: number | null }
 /**
  * `final`: the kernel fixed the call's result (its `tools/result` observers ran); `call-end`:
@@ -23,13 +29,19 @@ const batchArb: fc.Arbitrary<BatchSpec> = fc.integer({ min: 1, max: 9 }).chain((
     deps: fc.uniqueArray(fc.nat(n - 1), { maxLength: 3 }),
     refs: fc.boolean(),
     holdTicks: fc.nat(3),
+    repeatsId: fc.integer({ min: 0, max: 9 }).map((x) => x < 1),
+    tooDeep: fc.integer({ min: 0, max: 19 }).map((x) => x < 1),
   }), { minLength: n, maxLength: n }),
   cap: fc.integer({ min: 1, max: 4 }),
   abortAt: fc.option(fc.nat(4 * n), { nil: null }),
 }))
 
+/** The id of each call: its own, `c<i>`, or the id of the call before it. */
+const idsOf = (spec: BatchSpec) => spec.calls.reduce<string[]>((ids, c, i) => [...ids, c.repeatsId && i > 0 ? ids[i - 1]! : `c${i}`], [])
+
 const argsOf = (spec: CallSpec) => {
-  const base = { ticks: spec.ticks, fails: spec.fails, safe: spec.safe }
+  const base: Record<string, unknown> = { ticks: spec.ticks, fails: spec.fails, safe: spec.safe }
+  if (spec.tooDeep) base.nest = JSON.parse('['.repeat(MAX_ARGUMENT_DEPTH) + ']'.repeat(MAX_ARGUMENT_DEPTH))
   if (spec.deps.length === 0) return base
   if (!spec.refs) return { ...base, $depends_on: spec.deps.map((d) => `c${d}`) }
   return { ...base, ref: spec.deps.map((d) => `\${c${d}.result.id}`).join(' ') }
@@ -43,7 +55,7 @@ async function runBatch(spec: BatchSpec) {
     trace.push({ kind, index })
     if (trace.length === spec.abortAt) controller.abort()
   }
-  const indexOf = (exec: ToolExec) => Number(exec.id.slice(1))
+  const indexOf = (exec: ToolExec) => exec.index!
   ctx.plugin({
     name: 'props', inject: ['tools'],
     apply(c: Context) {
@@ -84,7 +96,8 @@ async function runBatch(spec: BatchSpec) {
   })
   await ctx.start()
   const session = memorySession()
-  const calls = spec.calls.map((c, i) => toolCall(`c${i}`, 'work', argsOf(c)))
+  const ids = idsOf(spec)
+  const calls = spec.calls.map((c, i) => toolCall(ids[i]!, 'work', argsOf(c)))
   const agent = createAgent(ctx, { provider: scripted([callMessage(calls)]), session, maxParallelToolCalls: spec.cap })
   const outcome = await agent.run('go', { signal: controller.signal })
   return { outcome, trace, entries: await session.load() }
@@ -127,13 +140,17 @@ function check(spec: BatchSpec, { outcome, trace, entries }: Awaited<ReturnType<
     if (m.kind === 'post-out') inPost--
   })
   const code = (i: number) => results[i].code
+  const ids = idsOf(spec)
   for (let i = 0; i < n; i++) {
     const ran = position(trace, 'start', i) >= 0
     const deps = spec.calls[i].deps
     if (ran) for (const d of deps) expect(code(d)).toBeUndefined()
     if (code(i) === 'DEPENDENCY_FAILED') expect(deps.some((d) => code(d) !== undefined)).toBe(true)
     if (spec.abortAt === null && code(i) === undefined) expect(ran).toBe(true)
-    if (spec.abortAt === null && !ran) expect(['INVALID_PLAN', 'DEPENDENCY_FAILED']).toContain(code(i))
+    if (spec.abortAt === null && !ran) expect(['INVALID_PLAN', 'DEPENDENCY_FAILED', 'INVALID_ARGS']).toContain(code(i))
+    // A repeated id: that call never runs, whatever else happens; arguments nested too deep never reach a body.
+    if (ids.indexOf(ids[i]!) < i) expect({ ran, code: code(i) }).toEqual({ ran: false, code: 'INVALID_PLAN' })
+    if (spec.calls[i].tooDeep) expect(ran).toBe(false)
   }
 }
 

@@ -56,6 +56,20 @@ export const ResultCodes = {
 
 export type ResultCode = typeof ResultCodes[keyof typeof ResultCodes]
 
+/** How many characters of a failed dependency's message a `DEPENDENCY_FAILED` message repeats. */
+export const DEPENDENCY_MESSAGE_LIMIT = 400
+
+/** `text`, cut to `limit` characters (never inside a surrogate pair) with how much was left out. */
+function capped(text: string, limit: number): string {
+  if (text.length <= limit) return text
+  const cut = isHighSurrogate(text.charCodeAt(limit - 1)) ? limit - 1 : limit
+  return `${text.slice(0, cut)}... (${text.length - cut} more characters)`
+}
+
+function isHighSurrogate(code: number): boolean {
+  return code >= 0xd800 && code <= 0xdbff
+}
+
 /** The fixed message texts of the table in DESIGN.md §2.1 (the model sees `Error: <message>`). */
 export const Messages = {
   abortedBeforeDispatch: 'tool call aborted before dispatch',
@@ -63,7 +77,13 @@ export const Messages = {
   timedOut: (ms: number) => `tool call timed out after ${ms}ms`,
   unknownTool: (name: string, known: readonly string[]) =>
     `unknown tool "${name}". Available tools: ${known.length ? known.join(', ') : '(none)'}`,
-  dependencyFailed: (id: string, message: string) => `depends on ${id}, which failed: ${message}`,
+  /**
+   * `id` failed; `message` is the failure that started it: `id`'s own, or (`cause`) that of the
+   * call whose failure reached `id` through its own dependencies. Capped, so that a chain of
+   * failed dependencies costs the same per call however long it is.
+   */
+  dependencyFailed: (id: string, message: string, cause?: string) =>
+    `depends on ${id}, which failed${cause === undefined ? '' : ` because ${cause} failed`}: ${capped(message, DEPENDENCY_MESSAGE_LIMIT)}`,
   notStarted: 'tool call was never started (the run stopped before it); it did not run',
   outcomeUnknown: 'tool call was interrupted and left no result; it may or may not have run; check before retrying',
 } as const

@@ -95,12 +95,16 @@ function view(
     : new ExecView(id, name, args, signal, progress, from, startedAt, meta, record)
 }
 
-/** The exec of one call. `args` is the frozen argument snapshot (or `{}` when there is none). */
+/**
+ * The exec of one call. `args` is the frozen argument snapshot (or `{}` when there is none).
+ * Throws only when reading `options` throws (a getter, a proxy); the caller checks the signal.
+ */
 export function makeExec(call: ToolCall, args: Readonly<Record<string, unknown>>, options: ExecuteOptions): Exec {
   const onProgress = options.onProgress
-  const record: CallRecord = { bodyStarted: false, stages: options.stages, signal: options.signal }
+  const signal = options.signal // read once: a getter cannot answer two different signals
+  const record: CallRecord = { bodyStarted: false, stages: options.stages, signal }
   return view(
-    readSafely(call, 'id') as string, readSafely(call, 'name') as string, args, options.signal,
+    readSafely(call, 'id') as string, readSafely(call, 'name') as string, args, signal,
     onProgress ? (info?: ProgressInfo) => onProgress(info) : noProgress, options, Date.now(), {}, record,
   )
 }

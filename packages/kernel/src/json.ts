@@ -15,10 +15,21 @@ export type Snapshot = { ok: true, value: Json } | { ok: false, problem: string 
 export const PROTO_KEY_PROBLEM = 'arguments may not contain the key "__proto__"'
 
 /**
+ * How many objects and arrays deep arguments may nest (the outermost object is level 1). Deeper
+ * arguments are `INVALID_ARGS`, so no walk of what a model sent (the kernel's, a scheduler's,
+ * a tool's, `JSON.stringify` in a session log) can run out of stack.
+ */
+export const MAX_ARGUMENT_DEPTH = 512
+
+/** The problem of arguments nested deeper than `MAX_ARGUMENT_DEPTH`. */
+export const DEPTH_PROBLEM = `arguments may not be nested more than ${MAX_ARGUMENT_DEPTH} levels deep`
+
+/**
  * Copies and deep-freezes `value` if it is lossless JSON; otherwise says where it is not.
  * Total: a getter or proxy trap that throws is a problem, never an exception. A `__proto__`
  * key stays an own data property of the copy (assigning it would set the prototype instead);
- * with `arguments: true` it is refused, since arguments are own data only.
+ * with `arguments: true` it is refused, since arguments are own data only, as is nesting
+ * deeper than `MAX_ARGUMENT_DEPTH`.
  */
 export function snapshot(value: unknown, options?: { arguments?: boolean }): Snapshot {
   const refuseProto = options?.arguments === true
@@ -26,7 +37,7 @@ export function snapshot(value: unknown, options?: { arguments?: boolean }): Sna
   if (!refuseProto && typeof value === 'object' && value !== null && CopyMark.has(value)) return { ok: true, value: value as Json }
   const seen = new Set<object>()
   let problem = ''
-  const copy = (v: unknown, path: string): Json | undefined => {
+  const copy = (v: unknown, path: string, depth: number): Json | undefined => {
     switch (typeof v) {
       case 'string':
       case 'boolean':
@@ -38,6 +49,10 @@ export function snapshot(value: unknown, options?: { arguments?: boolean }): Sna
       case 'object': {
         if (v === null) return null
         if (!refuseProto && CopyMark.has(v)) return v as Json
+        if (refuseProto && depth > MAX_ARGUMENT_DEPTH) {
+          problem = DEPTH_PROBLEM
+          return undefined
+        }
         if (seen.has(v)) {
           problem = `${path || 'value'}: circular reference`
           return undefined
@@ -48,7 +63,7 @@ export function snapshot(value: unknown, options?: { arguments?: boolean }): Sna
           const length = v.length
           const out: Json[] = new Array(length)
           for (let i = 0; i < length; i++) {
-            const item = copy(v[i], `${path}/${i}`)
+            const item = copy(v[i], `${path}/${i}`, depth + 1)
             if (item === undefined) return undefined
             out[i] = item
           }
@@ -68,7 +83,7 @@ export function snapshot(value: unknown, options?: { arguments?: boolean }): Sna
             problem = path ? `${PROTO_KEY_PROBLEM} (found in ${path})` : PROTO_KEY_PROBLEM
             return undefined
           }
-          const item = copy((v as Record<string, unknown>)[key], `${path}/${key}`)
+          const item = copy((v as Record<string, unknown>)[key], `${path}/${key}`, depth + 1)
           if (item === undefined) return undefined
           if (key === '__proto__') Object.defineProperty(out, key, { value: item, enumerable: true, writable: true, configurable: true })
           else out[key] = item
@@ -83,24 +98,40 @@ export function snapshot(value: unknown, options?: { arguments?: boolean }): Sna
     }
   }
   try {
-    const result = copy(value, '')
+    const result = copy(value, '', 1)
     return result === undefined ? { ok: false, problem } : { ok: true, value: result }
   } catch (error) {
     return { ok: false, problem: `the value could not be read (${messageOf(error)})` }
   }
 }
 
-/** Freezes an object tree in place (plain objects and arrays); returns it. */
+/**
+ * Freezes an object tree in place (plain objects and arrays); returns it. A frozen object is
+ * taken as frozen all the way down. Iterative, so no depth of nesting can exhaust the stack.
+ */
 export function deepFreeze<T>(value: T): T {
-  if (typeof value !== 'object' || value === null || Object.isFrozen(value)) return value
-  Object.freeze(value)
-  if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i++) deepFreeze(value[i])
-  } else {
-    // Own enumerable keys, as Object.keys gives them, without building the list.
-    for (const key in value) if (Object.hasOwn(value, key)) deepFreeze((value as Record<string, unknown>)[key])
+  if (!isUnfrozen(value)) return value
+  const stack: object[] = [value]
+  while (stack.length > 0) {
+    const next = stack.pop()!
+    if (Object.isFrozen(next)) continue
+    Object.freeze(next)
+    if (Array.isArray(next)) {
+      for (let i = 0; i < next.length; i++) if (isUnfrozen(next[i])) stack.push(next[i])
+    } else {
+      // Own enumerable keys, as Object.keys gives them, without building the list.
+      for (const key in next) {
+        if (!Object.hasOwn(next, key)) continue
+        const item = (next as Record<string, unknown>)[key]
+        if (isUnfrozen(item)) stack.push(item)
+      }
+    }
   }
   return value
+}
+
+function isUnfrozen(value: unknown): value is object {
+  return typeof value === 'object' && value !== null && !Object.isFrozen(value)
 }
 
 /**

@@ -16,8 +16,8 @@ import { CALL, makeExec, viewOf, type Exec } from './exec.js'
 import { ACCEPTED, ALLOW, ALLOWED } from './defaults.js'
 import { HOOKS, type HandOffHandler } from './hooks.js'
 import { messageOf, readSafely } from './hostile.js'
-import { applyChecked, argumentsOf, EMPTY_ARGS, type Arguments } from './arguments.js'
-import { deepFreeze, PROTO_KEY_PROBLEM, snapshot } from './json.js'
+import { applyChecked, argumentsOf, EMPTY_ARGS, isArgumentsRule, type Arguments } from './arguments.js'
+import { deepFreeze, snapshot } from './json.js'
 import { postDecisionOf, preDecisionOf, resultOf } from './normalize.js'
 import { abandoned, abortedFrom, applyPost, guardDenial, guardFailure, internalFailure, stageFailure, unreachable } from './outcomes.js'
 import type { ApprovalService } from './approval.js'
@@ -59,12 +59,18 @@ export class Pipeline {
   /** The whole pipeline for one call. Never rejects, and settles soon after the caller's abort. */
   execute(call: ToolCall, options: ExecuteOptions = {}): Promise<ToolExecutionResult> {
     const args = argumentsOf(call)
-    const exec = makeExec(call, args.snap?.ok ? args.snap.value as Record<string, unknown> : EMPTY_ARGS, options)
+    let exec: Exec
+    try {
+      exec = makeExec(call, args.snap?.ok ? args.snap.value as Record<string, unknown> : EMPTY_ARGS, options)
+    } catch (error) {
+      return settled(this.refused(call, unreadableOptions('execute', error)))
+    }
+    const signal = exec[CALL].signal
+    if (signal !== undefined && !(signal instanceof AbortSignal)) return settled(this.refused(call, notASignal('execute', signal)))
     const problems = this.deps.startup()
     if (problems.length > 0) {
       return Promise.resolve(this.final(exec, failure(PIPELINE_FAILED, closedMessage(problems), 'startup', problems[0]!.plugin)))
     }
-    const signal = options.signal
     const broken = (error: unknown) => this.final(exec, internalFailure(error))
     let running: Final
     try {
@@ -84,13 +90,29 @@ export class Pipeline {
    */
   async settle(call: ToolCall, code: string, message: string, options: ExecuteOptions = {}): Promise<ToolExecutionResult> {
     const { snap } = argumentsOf(call)
-    const exec = makeExec(call, snap?.ok ? snap.value as Record<string, unknown> : EMPTY_ARGS, options)
+    let exec: Exec
+    try {
+      exec = makeExec(call, snap?.ok ? snap.value as Record<string, unknown> : EMPTY_ARGS, options)
+    } catch (error) {
+      return this.refused(call, unreadableOptions('settle', error))
+    }
+    const signal = exec[CALL].signal
+    if (signal !== undefined && !(signal instanceof AbortSignal)) return this.refused(call, notASignal('settle', signal))
     const result = failure(code, message)
     try {
       return RUNS_POST[code] === false ? this.final(exec, result) : await this.post(exec, result)
     } catch (error) {
       return this.final(exec, internalFailure(error))
     }
+  }
+
+  /**
+   * A call whose options are unusable (they cannot be read, or `signal` is not an AbortSignal):
+   * final `PIPELINE_FAILED` before anything runs, on an exec made without those options.
+   */
+  private refused(call: ToolCall, problem: string): Final {
+    const exec = makeExec(call, EMPTY_ARGS, NO_OPTIONS)
+    return this.final(exec, failure(PIPELINE_FAILED, `${problem}; the call did not run`, 'options'))
   }
 
   /*
@@ -235,7 +257,7 @@ export class Pipeline {
    */
   private checkArguments(exec: Exec, tool: RegisteredTool, { parsed, snap }: Arguments): string | undefined | Promise<string | undefined> {
     if (typeof parsed === 'string') return 'arguments are not valid JSON'
-    if (snap && !snap.ok) return snap.problem.startsWith(PROTO_KEY_PROBLEM) ? snap.problem : `arguments are not plain JSON (${snap.problem})`
+    if (snap && !snap.ok) return isArgumentsRule(snap.problem) ? snap.problem : `arguments are not plain JSON (${snap.problem})`
     // Most schemas answer at once: only an asynchronous one costs an await.
     const checked = tool.checkArgs(snap?.ok ? snap.value : parsed)
     return checked instanceof Promise ? checked.then((answer) => applyChecked(exec, answer)) : applyChecked(exec, checked)
@@ -370,6 +392,29 @@ export class Pipeline {
         stage: 'tools/post-execute', reentry: HOOKS['tools/post-execute'].reentry, check: checkWith(postDecisionOf), innerChecked: true,
       }))
   }
+}
+
+/** The options of a call refused for its options: none at all. */
+const NO_OPTIONS: ExecuteOptions = Object.freeze({})
+
+/** The problem of options (of `execute` or `settle`) that throw when read. */
+function unreadableOptions(method: string, error: unknown): string {
+  return `the options of ${method}(call, options) could not be read (${messageOf(error)})`
+}
+
+/** The problem of an `options.signal` that is not an AbortSignal (say, its AbortController). */
+function notASignal(method: string, value: unknown): string {
+  return `options.signal of ${method}(call, options) must be an AbortSignal, not ${kindOf(value)}`
+}
+
+/** What `value` is, in a few words, without trusting it: `null`, `a string`, `an AbortController`. */
+function kindOf(value: unknown): string {
+  if (value === null) return 'null'
+  if (typeof value !== 'object' && typeof value !== 'function') return `a ${typeof value}`
+  const name = readSafely(readSafely(value, 'constructor'), 'name')
+  if (typeof name !== 'string' || name === '') return 'an object'
+  if (name === 'Object') return 'a plain object'
+  return /^[AEIOU]/.test(name) ? `an ${name}` : `a ${name}`
 }
 
 /** A call's final word: the result, or (while a `tools/hand-off` hold has it) a promise of it. */

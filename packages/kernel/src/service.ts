@@ -46,9 +46,15 @@ interface Core {
 
 export class ToolService extends Service {
   private readonly [CORE]: Core
+  /**
+   * How long after a caller's abort a call is given up on (kernel config `abandonAfterMs`); a
+   * caller that waits on something else for the same run (the agent, on its model) keeps to it too.
+   */
+  readonly abandonAfterMs: number
 
   constructor(ctx: Context, config: Partial<KernelConfig> = {}) {
     super(ctx, 'tools', true)
+    this.abandonAfterMs = config.abandonAfterMs ?? DEFAULT_ABANDON_AFTER_MS
     const registry = new ToolRegistry(config.compileSchemas === 'first-use')
     const chains = new Chains()
     const guards: ChainEntry<Guard>[] = []
@@ -60,7 +66,7 @@ export class ToolService extends Service {
       approval: () => ctx.get('approval') as ApprovalService | undefined,
       warn: (message) => logger.warn(message),
       startup: watchStartup(ctx),
-      abandonAfterMs: config.abandonAfterMs ?? DEFAULT_ABANDON_AFTER_MS,
+      abandonAfterMs: this.abandonAfterMs,
     })
     this[CORE] = { registry, chains, guards, pipeline }
 

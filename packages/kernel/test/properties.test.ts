@@ -14,6 +14,8 @@ type Layer = { stage: typeof stages[number], behaviour: typeof behaviours[number
 
 const layer = fc.record({ stage: fc.constantFrom(...stages), behaviour: fc.constantFrom(...behaviours), prepend: fc.boolean(), hostile: fc.constantFrom(...hostileKinds) })
 const toolBehaviour = fc.constantFrom('return', 'throw', 'invalid', 'slow', 'badJson', 'throwHostile', 'returnHostile', 'ignoreSignal')
+/** What the caller hands over besides the call: usually good; else arguments too deep or unreadable, or a signal that is none. */
+const input = fc.constantFrom('good', 'good', 'good', 'good', 'tooDeep', 'unreadable', 'notASignal')
 
 /** Installs one random layer as a plugin; every layer is a small, plausible (or broken) policy. */
 async function install(ctx: Context, l: Layer, i: number) {
@@ -119,13 +121,15 @@ function wellFormed(result: ToolExecutionResult) {
 describe('pipeline properties', () => {
   it('always resolves with exactly one well-formed result; a guard deny is never a success, whatever plugins, holds and tools throw or return', async () => {
     await fc.assert(fc.asyncProperty(
-      fc.array(layer, { maxLength: 8 }), toolBehaviour, fc.constantFrom(...hostileKinds), fc.option(fc.integer({ min: 0, max: 3 }), { nil: undefined }),
-      async (layers, behaviour, tool, abortAfterMs) => {
+      fc.array(layer, { maxLength: 8 }), toolBehaviour, fc.constantFrom(...hostileKinds), fc.option(fc.integer({ min: 0, max: 3 }), { nil: undefined }), input,
+      async (layers, behaviour, tool, abortAfterMs, given) => {
         const ctx = await makeKernel({ abandonAfterMs: 5 })
+        let bodies = 0
         for (const [i, l] of layers.entries()) await install(ctx, l, i)
         ctx.tools.register(defineTool({
           name: 't', description: 'random', parameters: { type: 'object' }, output: { schema: { type: 'string' } },
           execute: async (_args, exec) => {
+            bodies++
             switch (behaviour) {
               case 'throw': throw new Error('tool broke')
               case 'throwHostile': throw hostile[tool]!()
@@ -145,9 +149,19 @@ describe('pipeline properties', () => {
         await plug(ctx, 'counter', (ctx) => { ctx.on('tools/result', () => { observed++ }) })
         const controller = new AbortController()
         if (abortAfterMs !== undefined) setTimeout(() => controller.abort(), abortAfterMs)
-        const args = behaviour === 'badJson' ? '{oops' : '{}'
-        const result = await ctx.tools.execute({ id: 'c', name: 't', arguments: args }, { signal: controller.signal })
+        const args = behaviour === 'badJson' ? '{oops' : given === 'tooDeep' ? `{"a":${'['.repeat(5000)}${']'.repeat(5000)}}` : '{}'
+        const call = given === 'unreadable'
+          ? { id: 'c', name: 't', get arguments(): string { throw new Error('unreadable') } }
+          : { id: 'c', name: 't', arguments: args }
+        const signal = given === 'notASignal' ? controller as never : controller.signal
+        const result = await ctx.tools.execute(call, { signal })
         wellFormed(result)
+        // Arguments the kernel refuses, and a signal that is none, never let the body run.
+        if (given !== 'good') {
+          expect(result.isError).toBe(true)
+          expect(bodies).toBe(0)
+        }
+        if (given === 'notASignal') expect(result.isError && result.error.info?.code).toBe('PIPELINE_FAILED')
         expect(observed).toBe(1)
         // A result that arrives after the call was given up on is never observed a second time.
         if (behaviour === 'ignoreSignal') await new Promise((resolve) => setTimeout(resolve, 15))
