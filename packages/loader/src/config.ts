@@ -26,8 +26,9 @@ export interface EntryConfig {
   /** The module, as written: a package name, `./x.ts`, or an absolute path. */
   use: string
   /**
-   * The entry's config after `${env:NAME}` substitution; undefined when the entry has none. Its
-   * relative paths are resolved once the module is known (`config-paths.ts`), as the module asks.
+   * The entry's config after `${env:NAME}` substitution; undefined when the entry has none. Once
+   * its module is loaded, the config it is applied with: the relative paths the module declares
+   * (`config-paths.ts`; by default every one) made absolute from the config file's folder.
    */
   config: unknown
   /** `optional: true`: if the entry fails to load or start, the harness runs without it and says so. */

@@ -21,7 +21,9 @@ export function fileEntryPlan(source: YamlSource, entry: EntryConfig): EntryPlan
     load: async () => {
       const { namespace, file } = await importEntryModule(source, entry)
       const plugin = entry.isolate ? await isolatedToolPlugin(namespace, file) : pluginOf(namespace)
-      return { plugin, file, config: resolveConfigPaths(entry.config, source.dir, plugin) }
+      // The entry then shows the config the plugin is applied with (`harness.config`).
+      entry.config = resolveConfigPaths(entry.config, source.dir, plugin)
+      return { plugin, file, config: entry.config }
     },
     locate: (path) => entryLocation(source, entry, path),
   }

@@ -34,7 +34,7 @@ export interface LoadOptions {
 
 /** A harness loaded from a file. */
 export interface Harness extends BuiltHarness {
-  /** The checked config, with absolute paths. */
+  /** The checked config: each entry's config as its plugin was applied with it (its paths absolute). */
   config: HarnessConfig
 }
 

@@ -19,7 +19,7 @@ export async function loadProvider(source: YamlSource, entry: EntryConfig): Prom
   try {
     const { namespace } = await importEntryModule(source, entry)
     create = providerFactoryOf(namespace)
-    config = resolveConfigPaths(entry.config, source.dir, namespace)
+    config = entry.config = resolveConfigPaths(entry.config, source.dir, namespace)
     checkPluginConfig(namespace, config)
   } catch (error) {
     throw asEntryError(source, entry, error)

@@ -121,7 +121,7 @@ describeWithServers('approvals on a worker (permission-guard, default: ask)', (s
     for (const session of [a, b]) expect(stored(await sessionEntries(servers().admin, session)).codes).toEqual(['TOOL_DENIED'])
   })
 
-  it('a shared harness shares an "allow-session" answer with its other sessions; a harness per run does not', async () => {
+  it('a shared harness keeps an "allow-session" answer of the default to the call asked about; a harness per run shares none', async () => {
     const [a, b, c] = [newSession('a'), newSession('b'), newSession('c')]
     const file = join(FIXTURES, 'guarded-approver.yaml')
     const env = { REIN_APPROVE: a }
@@ -129,8 +129,8 @@ describeWithServers('approvals on a worker (permission-guard, default: ask)', (s
     const shared = await loadHarness(file, { env })
     const one = await worker(shared)
     expect(await one.answer(a)).toBe(`${a}: ok {"noted":"${a}"}`)
-    // The approver would deny b, but is not asked: a's answer covers the same tool and rule.
-    expect(await one.answer(b)).toBe(`${b}: ok {"noted":"${b}"}`)
+    // a's answer covers a's exact call only (the default asked), so b is asked, and refused.
+    expect(await one.answer(b)).toMatch(new RegExp(`^${b}: refused .*denied at approval`))
     await one.close()
     await shared.dispose()
 
