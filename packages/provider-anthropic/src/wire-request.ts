@@ -5,7 +5,7 @@
  * results of a batch of tool calls (and any user text after them) go back as one user message,
  * `tool_result` blocks first. Empty text blocks, which the API refuses, are left out.
  */
-import type { ContentBlock, GenerateRequest, Message, ToolCall, ToolSpec } from '@rein/kernel'
+import { MAX_ARGUMENT_DEPTH, type ContentBlock, type GenerateRequest, type Message, type ToolCall, type ToolSpec } from '@rein/kernel'
 import type { ResolvedConfig } from './config.js'
 
 /** Text or an image: what a user message or a tool result may hold. */
@@ -46,18 +46,33 @@ const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
 
 /**
  * A call's arguments as the wire's `input`, which must be an object: a JSON object string is
- * parsed, an object is taken as is; anything else (empty, invalid JSON, not an object) is `{}`.
- * The model has already been told, in the call's result, that such arguments were invalid.
+ * parsed, an object is taken as is; anything else (empty, invalid JSON, not an object, nested
+ * deeper than the kernel accepts, which the request's JSON could not even be written with) is
+ * `{}`. The model has already been told, in the call's result, that such arguments were invalid.
  */
 export function toolInput(args: ToolCall['arguments']): Record<string, unknown> {
-  if (isObject(args)) return args
-  if (typeof args !== 'string') return {}
-  try {
-    const parsed: unknown = JSON.parse(args)
-    return isObject(parsed) ? parsed : {}
-  } catch {
-    return {}
+  let value: unknown = args
+  if (typeof args === 'string') {
+    try {
+      value = JSON.parse(args)
+    } catch {
+      return {}
+    }
   }
+  return isObject(value) && !deeperThan(value, MAX_ARGUMENT_DEPTH) ? value : {}
+}
+
+/** Whether `value` nests objects and arrays more than `limit` levels deep (walked without recursion). */
+function deeperThan(value: object, limit: number): boolean {
+  const stack: [object, number][] = [[value, 1]]
+  for (let next = stack.pop(); next; next = stack.pop()) {
+    const [node, depth] = next
+    if (depth > limit) return true
+    for (const child of Object.values(node)) {
+      if (typeof child === 'object' && child !== null) stack.push([child, depth + 1])
+    }
+  }
+  return false
 }
 
 /** rein content blocks -> wire content, empty texts left out. */

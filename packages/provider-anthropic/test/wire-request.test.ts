@@ -5,6 +5,7 @@
  */
 import type { Message } from '@rein/kernel'
 import { describe, expect, it } from 'vitest'
+import { MAX_ARGUMENT_DEPTH } from '@rein/kernel'
 import { toolInput, toWireMessages } from '../src/wire-request.js'
 
 describe('toolInput', () => {
@@ -18,6 +19,15 @@ describe('toolInput', () => {
     [null, {}],
   ])('%j -> %j', (args, input) => {
     expect(toolInput(args)).toEqual(input)
+  })
+
+  it('sends {} for arguments nested deeper than the kernel accepts, so the request can still be written', () => {
+    const nest = (levels: number) => `${'{"a":'.repeat(levels - 1)}{}${'}'.repeat(levels - 1)}`
+    expect(toolInput(nest(MAX_ARGUMENT_DEPTH))).not.toEqual({})
+    const deep = nest(20_000)
+    expect(toolInput(deep)).toEqual({})
+    expect(() => toWireMessages([{ role: 'assistant', content: '', toolCalls: [{ id: 't', name: 'f', arguments: deep }] }])).not.toThrow()
+    expect(JSON.stringify(toWireMessages([{ role: 'assistant', content: '', toolCalls: [{ id: 't', name: 'f', arguments: deep }] }]))).toContain('"input":{}')
   })
 })
 
