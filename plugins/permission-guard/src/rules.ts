@@ -140,6 +140,9 @@ function compileRule(rule: RuleConfig, index: number): CompiledRule {
 /** The entries of a rule's `when`: it must be a plain object whose keys can name arguments. */
 function whenEntries(when: unknown, path: (string | number)[]): [string, unknown][] {
   if (when === undefined) return []
+  if (isPlainObject(when) && Object.keys(when).length === 0) {
+    throw new PolicyError(path, 'is empty, so the rule would match every call of its tool; name the arguments it is about, or leave "when" out to mean every call')
+  }
   if (!isPlainObject(when)) {
     throw new PolicyError(path, `must be an object of argument name -> matcher, such as { command: { shell: "rm *" } }; got ${describeValue(when)}`)
   }
@@ -295,7 +298,9 @@ function askKey({ rule, notes, focus }: Decision, args: Args): string {
   if (rule !== undefined && notes.length === 0) return `rule:${rule.index}`
   if (focus === undefined || !isPlain(focus.line)) return `call:${canonicalJson(args)}`
   const rest = Object.fromEntries(Object.entries(args).filter(([arg]) => arg !== focus.arg))
-  const words = focus.line.reading.ok ? focus.line.reading.commands[focus.index].words : []
+  const command = focus.line.reading.ok ? focus.line.reading.commands[focus.index] : undefined
+  // The program as written: approving `git status` must not approve `./git status`.
+  const words = command ? (command.program === undefined ? command.words : [command.program, ...command.words.slice(1)]) : []
   return `command:${JSON.stringify(focus.arg)}:${JSON.stringify(words)}:${canonicalJson(rest)}`
 }
 

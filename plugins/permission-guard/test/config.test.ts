@@ -67,6 +67,12 @@ describe('permission-guard config', () => {
     expect(await loadError(rule(Object.assign(Object.create(null), { command: 'git *' })))).toBeUndefined()
   })
 
+  it('rejects an empty `when`, which would make the rule match every call of its tool', async () => {
+    expect(await loadError({ default: 'deny', rules: [{ tool: 'bash', action: 'allow', when: {} }] })).toBe(
+      '$.rules[0].when is empty, so the rule would match every call of its tool; name the arguments it is about, or leave "when" out to mean every call')
+    expect(await loadError({ default: 'deny', rules: [{ tool: 'bash', action: 'allow' }] })).toBeUndefined()
+  })
+
   it('rejects __proto__, constructor and prototype as argument names in `when`', async () => {
     for (const key of ['__proto__', 'constructor', 'prototype']) {
       const when = JSON.parse(`{ ${JSON.stringify(key)}: { "command": "rm *" } }`)

@@ -53,6 +53,15 @@ describe('allow for the session', () => {
     expect(await bash('git status > notes; git diff')).toBe('unasked')
   })
 
+  it('remembers a command by its program as written: approving git status does not approve ./git status', async () => {
+    const { bash } = await guarded({ default: 'ask', rules: [shell('allow', 'ls{, *}')] })
+    expect(await bash('echo hi; git status')).toBe('asked')
+    expect(await bash('git status; echo hi')).toBe('unasked')
+    expect(await bash('echo hi; ./git status')).toBe('asked')
+    expect(await bash('echo hi; /tmp/x/git status')).toBe('asked')
+    expect(await bash('/tmp/x/git status; echo hi')).toBe('unasked')
+  })
+
   it('covers the rules that asked, and asks again when a call adds another ask', async () => {
     const { bash } = await guarded({ default: 'ask', rules: [shell('ask', 'git push *'), shell('ask', 'npm publish{, *}')] })
     expect(await bash('git push origin main && npm publish')).toBe('asked')

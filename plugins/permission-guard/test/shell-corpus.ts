@@ -190,4 +190,15 @@ export const CORPUS: readonly Spelling[] = [
   { line: "bash -c bash <<< 'rm x'", reads: ['bash -c bash', 'bash', 'rm x'], runs: true },
   { line: "f() { sh; } <<< 'rm x'; f", reads: ['sh', 'rm x', 'f'], runs: true },
   { line: "exec <<< 'rm x'; bash", reads: ['exec', '?exec', 'bash', '?bash'], runs: true },
+  // Found in the second review: a comment the parser continues onto the next line, builtins that
+  // run or replay text, and variables that decide what a later name runs.
+  { line: "ls #\\\nrm x", reads: "unparseable", runs: true },
+  { line: "ls # note \\\nrm -f x", reads: "unparseable", runs: true },
+  { line: "compgen -W \"$(rm x)\" a", reads: ["compgen -W $(rm x) a","?compgen -W $(rm x) a","rm x"], runs: true },
+  { line: "compgen -C \"rm x\" a", reads: ["compgen -C rm x a","?compgen -C rm x a"], runs: true },
+  { line: "history -s \"rm x\"; fc -s rm", reads: ["history -s rm x","?history -s rm x","fc -s rm","?fc -s rm"], runs: true },
+  { line: "BASH_CMDS=/bin/rm; 0 x", reads: ["?=BASH_CMDS=/bin/rm","0 x"], runs: true },
+  { line: "read BASH_CMDS <<< /bin/rm; 0 x", reads: ["=read BASH_CMDS","?read BASH_CMDS","0 x"], runs: true },
+  { line: "unset PS4; : ${PS4:=\"$(rm x)\"}; set -x; :", reads: ["=unset PS4","?unset PS4",": ${PS4:=\"$(rm x)\"}","?${PS4:=\"$(rm x)\"}","rm x","set -x",":"], runs: true },
+  { line: "shopt -s expand_aliases; BASH_ALIASES=\"rm x\"\n0", reads: ["shopt -s expand_aliases","?=BASH_ALIASES=rm x","0"], runs: true },
 ]

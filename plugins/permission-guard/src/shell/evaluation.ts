@@ -12,8 +12,16 @@ import { staticText, type Word } from './syntax.js'
 const NAME = /^[A-Za-z_][A-Za-z0-9_]*(\[\d+\])?$/
 const ASSIGNED = /^([A-Za-z_][A-Za-z0-9_]*)(\[\d+\])?\+?=/
 
-/** Variables whose value bash runs, prompt-expands (with `$(…)`) or sources as a file. */
-const CODE_VARIABLES = new Set(['PS0', 'PS1', 'PS2', 'PS3', 'PS4', 'PROMPT_COMMAND', 'BASH_ENV', 'ENV'])
+/**
+ * Variables whose value bash runs, prompt-expands (with `$(…)`) or sources as a file, or that
+ * decide what a later name runs (`BASH_CMDS` is the hash table, `BASH_ALIASES` the aliases).
+ */
+const CODE_VARIABLES = new Set(['PS0', 'PS1', 'PS2', 'PS3', 'PS4', 'PROMPT_COMMAND', 'BASH_ENV', 'ENV', 'BASH_CMDS', 'BASH_ALIASES'])
+
+/** Whether setting the variable `name` (or its elements) can make bash run code. */
+export function isCodeVariable(name: string): boolean {
+  return CODE_VARIABLES.has(name) || name.startsWith('BASH_FUNC_')
+}
 /** Variables whose value bash evaluates as arithmetic when it is assigned. */
 const ARITHMETIC_VARIABLES = new Set(['OPTIND', 'RANDOM', 'SRANDOM', 'HISTCMD', 'SECONDS', 'LINENO',
   'EPOCHSECONDS', 'EPOCHREALTIME', 'BASHPID', 'FUNCNEST'])
@@ -26,7 +34,7 @@ export function plainAssignment(word: Word): boolean {
   const match = ASSIGNED.exec(leadingText(word))
   if (!match) return false
   const name = match[1]
-  if (CODE_VARIABLES.has(name) || name.startsWith('BASH_FUNC_')) return false
+  if (isCodeVariable(name)) return false
   if (!ARITHMETIC_VARIABLES.has(name)) return true
   return /^\s*-?\d+\s*$/.test(staticText(word)?.slice(match[0].length) ?? '')
 }
@@ -66,14 +74,30 @@ const NAME_BUILTINS: Record<string, NameOptions> = {
 
 const DECLARATIONS = new Set(['declare', 'typeset', 'local', 'export', 'readonly'])
 
+/**
+ * Builtins that run text given to them, or replay earlier commands, when one of these options
+ * is given: completion word lists and commands (`compgen -W "$(rm x)"`, `complete -C cmd`),
+ * key bindings that run commands (`bind -x`), and history replay (`history -s`, then `fc -s`).
+ * `fc` runs commands unless it only lists them (`-l`).
+ */
+const CODE_OPTIONS: Record<string, RegExp> = {
+  compgen: /^-[A-Za-z]*[WCF]/,
+  complete: /^-[A-Za-z]*[WCF]/,
+  bind: /^-[A-Za-z]*x/,
+  history: /^-[A-Za-z]*s/,
+}
+
 /** Whether the bash builtin `name` (a base name) with these words may evaluate text as code. */
 export function evaluatesCode(name: string, words: readonly Word[]): boolean {
   if (name === 'let' || name === 'nameref') return true
+  if (name === 'fc') return !words.slice(1).some((word) => /^-[A-Za-z]*l/.test(staticText(word) ?? ''))
+  if (Object.hasOwn(CODE_OPTIONS, name)) return words.slice(1).some((word) => { const text = staticText(word); return text === undefined || CODE_OPTIONS[name].test(text) })
   if (name === 'test') return testEvaluates(words.slice(1))
   if (name === '[') return testEvaluates(words.slice(1, staticText(words[words.length - 1]) === ']' ? -1 : undefined))
   if (name === 'alias') return words.slice(1).some((word) => staticText(word)?.includes('=') ?? true)
   if (DECLARATIONS.has(name)) return declares(words)
-  return namesSet(name, words) === undefined
+  const names = namesSet(name, words)
+  return names === undefined || names.some((variable) => isCodeVariable(variable.replace(/\[.*$/s, '')))
 }
 
 /**

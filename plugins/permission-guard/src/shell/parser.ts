@@ -7,6 +7,7 @@
  */
 import { createRequire } from 'node:module'
 import { ansiC, doubleQuoted, unquotedParts } from './escapes.js'
+import { isCodeVariable } from './evaluation.js'
 import { staticText, type ParseResult, type Part, type ShellParser, type SimpleCommand, type Word } from './syntax.js'
 
 /** The few mvdan-sh syntax-tree shapes this module reads (see mvdan.cc/sh/v3/syntax). */
@@ -44,8 +45,16 @@ function load(): { sh: Syntax, parser: Parser } {
  */
 export const MAX_NODES = 4000
 
+/**
+ * A comment that ends in a backslash: bash ends the comment at the newline, but the parser
+ * takes `\<newline>` as a line continuation inside it, reading `ls #\<newline>rm x` as one
+ * command `ls rm x`. A `#` starts a comment only at the start of a word.
+ */
+const COMMENT_CONTINUED = /(^|[\s;&|()])#[^\n]*\\\r?\n/
+
 /** Parses bash. Loads the parser the first time it is called (~150 ms); never throws. */
 export const parseBash: ShellParser = (source) => {
+  if (COMMENT_CONTINUED.test(source)) return { ok: false, reason: 'a comment ends in a backslash, which bash and this reader would read differently' }
   try {
     const { sh, parser } = load()
     return read(sh, parser.Parse(source, ''), source)
@@ -299,10 +308,13 @@ function runtimeCode(tree: Tree, node: SyntaxNode): string | undefined {
 
 /**
  * `${!x}` (indirection), `${x@P}` (and every `@` operator), `${a[i]}` and `${x:i:n}` (arithmetic):
- * the value of a variable becomes a name, a subscript or a prompt, which can run commands.
+ * the value of a variable becomes a name, a subscript or a prompt, which can run commands; and
+ * any operator on a variable that is code (`${PS4:=…}` assigns it).
  */
 function evaluatingExpansion(tree: Tree, node: SyntaxNode): boolean {
   if (node.Excl) return true
+  // `${PS4:=$(rm x)}`, `${BASH_CMDS=…}`: an expansion may assign a variable that runs code.
+  if (node.Exp && node.Param && isCodeVariable(String(node.Param.Value))) return true
   if (node.Index && !inertIndex(tree, node.Index)) return true
   if (node.Slice && !(inert(tree, node.Slice.Offset) && inert(tree, node.Slice.Length))) return true
   if (!node.Exp || !node.Param) return false

@@ -36,6 +36,11 @@ export interface ShellCommand {
    * do not include the prefixes: `FOO=1 rm x` reads as `rm x`.
    */
   assigns: boolean
+  /**
+   * The command word as written, when it is not the base name the words start with (`./git`,
+   * `/tmp/x/git` read as `git`): globs match the base name, but what was approved is this.
+   */
+  program?: string
 }
 
 /** The commands of a command line, and whether a redirection in it writes to a file. */
@@ -126,7 +131,9 @@ function readCommand(words: readonly Word[], context: Context, reader: Reader, d
     reader.commands.push({ words: text, known: false, assigns })
     return undefined
   }
-  reader.commands.push({ words: [name, ...text.slice(1)], known: true, assigns: assigns || setsVariables(name, words) })
+  const command: ShellCommand = { words: [name, ...text.slice(1)], known: true, assigns: assigns || setsVariables(name, words) }
+  if (text[0] !== name) command.program = text[0]
+  reader.commands.push(command)
   for (const inner of wrapped(name, words, { stdin: context.input !== undefined, other: context.other })) {
     let reason: string | undefined
     switch (inner.kind) {
