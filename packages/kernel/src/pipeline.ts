@@ -67,6 +67,7 @@ export class Pipeline {
     }
     const signal = exec[CALL].signal
     if (signal !== undefined && !(signal instanceof AbortSignal)) return settled(this.refused(call, notASignal('execute', signal)))
+    if (typeof exec.id !== 'string') return settled(this.refused(call, notAnId(exec.id)))
     const problems = this.deps.startup()
     if (problems.length > 0) {
       return Promise.resolve(this.final(exec, failure(PIPELINE_FAILED, closedMessage(problems), 'startup', problems[0]!.plugin)))
@@ -407,9 +408,14 @@ function notASignal(method: string, value: unknown): string {
   return `options.signal of ${method}(call, options) must be an AbortSignal, not ${kindOf(value)}`
 }
 
+/** The problem of a call whose `id` is not a string: results, logs and references name calls by it. */
+function notAnId(value: unknown): string {
+  return `the call's id must be a string, not ${kindOf(value)}`
+}
+
 /** What `value` is, in a few words, without trusting it: `null`, `a string`, `an AbortController`. */
 function kindOf(value: unknown): string {
-  if (value === null) return 'null'
+  if (value === null || value === undefined) return String(value)
   if (typeof value !== 'object' && typeof value !== 'function') return `a ${typeof value}`
   const name = readSafely(readSafely(value, 'constructor'), 'name')
   if (typeof name !== 'string' || name === '') return 'an object'

@@ -104,6 +104,19 @@ describe('execute options', () => {
   })
 })
 
+describe('call ids', () => {
+  it('a call whose id is not a string is final PIPELINE_FAILED, and its tool never runs', async () => {
+    const { ctx, ran } = await counted()
+    for (const [id, kind] of [[{ toString() { throw new Error('no') } }, 'a plain object'], [7, 'a number'], [undefined, 'undefined']] as const) {
+      const result = await ctx.tools.execute({ id: id as never, name: 'take', arguments: '{}' })
+      expect(code(result)).toBe(PIPELINE_FAILED)
+      expect(firstText(result)).toBe(`Error: the call's id must be a string, not ${kind}; the call did not run`)
+    }
+    expect(ran).toEqual([])
+    await ctx.stop()
+  })
+})
+
 describe('DEPENDENCY_FAILED messages', () => {
   it('name the failed dependency, and carry the cause and its message capped', () => {
     expect(Messages.dependencyFailed('a', 'boom')).toBe('depends on a, which failed: boom')
