@@ -33,6 +33,7 @@ export interface SessionLogContents {
 }
 
 const NEWLINE = 0x0a
+const OPEN_BRACE = 0x7b
 const NOT_JSON: unique symbol = Symbol('not JSON')
 
 /**
@@ -48,7 +49,13 @@ export function parseSessionLog(data: Uint8Array | string, file: string): Sessio
     if (newline === -1) {
       const tail = bytes.subarray(start)
       const value = parseJson(tail)
-      if (value === NOT_JSON) return { entries, validBytes: start, totalBytes: bytes.length, unterminated: false }
+      // A torn tail is what an interrupted append leaves after whole entries, or as the first
+      // line: the start of an entry (`{…`) or the zeros a crash can leave. A file whose only line
+      // is other text (a one-line token file given as the session path) is refused, never cut.
+      if (value === NOT_JSON && (entries.length > 0 || tail[0] === OPEN_BRACE || tail[0] === 0)) {
+        return { entries, validBytes: start, totalBytes: bytes.length, unterminated: false }
+      }
+      if (value === NOT_JSON) throw new SessionLogError(file, line, 'not a JSON session entry, nor the start of one an interrupted append left (is this a session log?)')
       if (!isUtf8(tail)) throw new SessionLogError(file, line, 'not valid UTF-8 text')
       entries.push(checked(value, file, line, entries.at(-1)?.seq))
       return { entries, validBytes: bytes.length, totalBytes: bytes.length, unterminated: true }

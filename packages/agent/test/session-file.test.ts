@@ -3,7 +3,7 @@ import { execFileSync } from 'node:child_process'
 import { mkdir, readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { parseSessionLog, readSession, SessionLogError } from '../src/index.js'
+import { jsonlSession, parseSessionLog, readSession, SessionLogError } from '../src/index.js'
 import { tempDir } from './helpers.js'
 import { batchLines, line, logArb, tornTailArb } from './session-logs.js'
 
@@ -79,6 +79,23 @@ describe('parseSessionLog', () => {
       expect(contents.validBytes).toBe(bytes.length)
       expect(contents.totalBytes).toBe(bytes.length + tail.length)
     }), { numRuns: 300 })
+  })
+})
+
+describe('a file that is not a session log', () => {
+  it('is refused, not cut, when its only line is other text without a newline (a token file)', () => {
+    expect(() => parse(Buffer.from('ghp_SuperSecretToken'))).toThrow('s.jsonl:1: not a JSON session entry, nor the start of one an interrupted append left (is this a session log?)')
+    expect(parse(Buffer.from('{"seq":1,"ty')).validBytes).toBe(0)
+    expect(parse(Buffer.from([0, 0, 0])).validBytes).toBe(0)
+  })
+
+  it('is left byte for byte as it was when jsonlSession is given it', async () => {
+    const path = join(await tempDir('rein-token-'), 'token.txt')
+    await writeFile(path, 'ghp_SuperSecretToken')
+    const store = jsonlSession(path)
+    await expect(store.load()).rejects.toThrow('not a JSON session entry')
+    await store.close?.()
+    expect(await readFile(path, 'utf8')).toBe('ghp_SuperSecretToken')
   })
 })
 
