@@ -4,7 +4,7 @@
  * starter is installed from packed tarballs outside the workspace by examples/outside.
  */
 import { existsSync } from 'node:fs'
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
+import { mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { ExitCodes } from '../src/exit-codes.js'
@@ -59,6 +59,15 @@ describe('rein init', () => {
     expect(stderr).toContain('rein init: . already has policies/no-friday-deploys.ts, rein.yaml; nothing was written.')
     expect(existsSync(join(dir, 'package.json'))).toBe(false)
     expect(await readFile(join(dir, 'rein.yaml'), 'utf8')).toBe('plugins: []\n')
+  })
+
+  it('counts a dangling symlink as taken, so nothing is written half-way', async () => {
+    const dir = await project()
+    await symlink(join(dir, 'nowhere.yaml'), join(dir, 'rein.yaml'))
+    const { code, stderr } = await rein(['init'], dir)
+    expect(code).toBe(ExitCodes.FAILURE)
+    expect(stderr).toContain('rein init: . already has rein.yaml; nothing was written.')
+    expect((await readdir(dir)).sort()).toEqual(['rein.yaml'])
   })
 
   it('lists the standard plugins in the recommended order (examples/standard-stack), with the policy before spill', async () => {

@@ -30,6 +30,15 @@ describe('rein trace', () => {
     expect(stderr).toContain(`${join(dir, 'pipe.jsonl')} is a FIFO (named pipe), not a regular file`)
   })
 
+  it('refuses an output that is the session itself, and leaves the session as it was', async () => {
+    const text = sessionText([[{ id: 'x', start: 0, end: 5 }]])
+    const dir = await project({ 'a.jsonl': text })
+    const { code, stderr } = await rein(['trace', 'a.jsonl', '-o', 'a.jsonl'], dir)
+    expect(code).toBe(ExitCodes.USAGE)
+    expect(stderr).toBe('rein trace: the page would overwrite the session a.jsonl; give -o another file\n')
+    expect(await readFile(join(dir, 'a.jsonl'), 'utf8')).toBe(text)
+  })
+
   it('exits 1 naming the path when the session does not exist', async () => {
     const dir = await project()
     const { code, stderr } = await rein(['trace', 'missing.jsonl'], dir)

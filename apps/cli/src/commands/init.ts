@@ -5,7 +5,7 @@
  * one), and package.json scripts. It never overwrites: if any of its files exists, it names
  * them all, writes nothing and exits 1.
  */
-import { existsSync } from 'node:fs'
+import { lstatSync } from 'node:fs'
 import { mkdir, writeFile } from 'node:fs/promises'
 import { basename, dirname, join, relative, resolve } from 'node:path'
 import type { Command } from '../command.js'
@@ -33,7 +33,8 @@ After npm install, rein check, rein chains and npm test pass with no edits.`,
     const [{ starterFiles }, { shellWord }] = await Promise.all([import('../init/starter.js'), import('../invocation.js')])
     const target = resolve(io.cwd, args.positionals[0] ?? '.')
     const files = await starterFiles(basename(target))
-    const taken = files.filter((file) => existsSync(join(target, file.path)))
+    // lstat, not exists: a dangling symlink is taken too (writing through it would fail half-way).
+    const taken = files.filter((file) => lstatSync(join(target, file.path), { throwIfNoEntry: false }) !== undefined)
     const shown = relative(io.cwd, target) || '.'
     if (taken.length > 0) {
       println(io.stderr, `rein init: ${shown} already has ${taken.map((f) => f.path).join(', ')}; nothing was written.`)

@@ -3,6 +3,7 @@
  * HTML page with an SVG (one row per call, bars coloured by outcome, parallel groups,
  * barriers, dependency arrows, hover for arguments and result). Reads the session only.
  */
+import { statSync } from 'node:fs'
 import { writeFile } from 'node:fs/promises'
 import { relative, resolve } from 'node:path'
 import { stringOption, type Command } from '../command.js'
@@ -28,6 +29,10 @@ Options:
   async run(args, io) {
     const source = resolve(io.cwd, args.positionals[0]!)
     const output = resolve(io.cwd, stringOption(args, 'output', source.replace(/\.jsonl$/i, '') + '.html'))
+    if (sameFile(output, source)) {
+      println(io.stderr, `rein trace: the page would overwrite the session ${relative(io.cwd, source) || source}; give -o another file`)
+      return ExitCodes.USAGE
+    }
     const [{ readTraceFile }, { layoutTrace }, { renderTrace }] =
       await Promise.all([import('../trace/read.js'), import('../trace/layout.js'), import('../trace/render.js')])
     let session
@@ -45,4 +50,11 @@ Options:
       (session.timed ? '' : ' (no timestamps in the session: laid out by entry order)'))
     return ExitCodes.OK
   },
+}
+
+/** Whether two paths name one file (the same path, or links to one file that exists). */
+function sameFile(a: string, b: string): boolean {
+  if (a === b) return true
+  const [x, y] = [statSync(a, { throwIfNoEntry: false }), statSync(b, { throwIfNoEntry: false })]
+  return x !== undefined && y !== undefined && x.dev === y.dev && x.ino === y.ino
 }
