@@ -20,6 +20,11 @@ export interface StdioServerConfig {
    * `timeoutMs` for the timeout plugin. The first handshake gets at least 60000. Default 60000.
    */
   timeoutMs?: number
+  /**
+   * The most one tool call may run however often it reports progress (checked at each
+   * progress notification; the request is then cancelled). Default 10 x `timeoutMs`.
+   */
+  maxTotalMs?: number
 }
 
 /** A server reached over the streamable HTTP transport. */
@@ -30,6 +35,8 @@ export interface HttpServerConfig {
   headers?: Record<string, string>
   /** Per MCP request, as for stdio servers. Default 60000. */
   timeoutMs?: number
+  /** The most one tool call may run, progress or not, as for stdio servers. Default 10 x `timeoutMs`. */
+  maxTotalMs?: number
 }
 
 export type ServerConfig = StdioServerConfig | HttpServerConfig
@@ -40,6 +47,7 @@ export interface Config {
 }
 
 const timeoutMs = Schema.natural().min(1).description('Per-request timeout in ms (reset by progress).')
+const maxTotalMs = Schema.natural().min(1).description('The most one call may run in ms, progress or not.')
 
 const Stdio: Schema<StdioServerConfig> = Schema.object({
   command: Schema.string().required().description('The executable of the server.'),
@@ -47,12 +55,14 @@ const Stdio: Schema<StdioServerConfig> = Schema.object({
   env: Schema.dict(Schema.string()).description('Extra environment variables.'),
   cwd: Schema.string().description('Its working directory.'),
   timeoutMs,
+  maxTotalMs,
 }) as Schema<StdioServerConfig>
 
 const Http: Schema<HttpServerConfig> = Schema.object({
   url: Schema.string().required().description('The streamable HTTP endpoint.'),
   headers: Schema.dict(Schema.string()).description('Headers sent with every request.'),
   timeoutMs,
+  maxTotalMs,
 }) as Schema<HttpServerConfig>
 
 export const Config: Schema<Config> = Schema.object({

@@ -11,6 +11,7 @@ import type { jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/t
 import type { Logger } from 'cordis'
 import type { ServerConfig } from './config.js'
 import { DEFAULT_TIMEOUT_MS, describe, unavailable } from './errors.js'
+import { serverRedactor } from './secrets.js'
 import { openTransport, type OpenedTransport } from './transport.js'
 
 /** How this client introduces itself to servers. */
@@ -19,6 +20,8 @@ const CLIENT_INFO = { name: 'rein', version: '0.1.0' }
 const STDERR_LINES = 5
 /** A server that paginates its tool list beyond this many pages is cut off (and warned about). */
 const MAX_PAGES = 100
+/** Without `maxTotalMs`, a call may run this many times `timeoutMs` however often it reports progress. */
+export const TOTAL_TIMEOUT_FACTOR = 10
 
 /**
  * Structured content is validated by the kernel against the schema it compiled once at
@@ -53,17 +56,31 @@ export class ServerConnection {
   private pending?: Promise<Live>
   private closing = false
   private stderrTail: string[] = []
+  /** Takes this server's configured secrets (`headers` and `env` values) out of a text. */
+  readonly redact: (text: string) => string
 
   constructor(
     readonly server: string,
     private readonly config: ServerConfig,
     private readonly hooks: ConnectionHooks,
     private readonly logger: Logger,
-  ) {}
+  ) {
+    this.redact = serverRedactor(config)
+  }
 
   /** The per-request timeout to use, or undefined for the SDK's default. */
   get timeoutMs(): number | undefined {
     return this.config.timeoutMs
+  }
+
+  /** The most one call may run, however often it reports progress. */
+  get maxTotalMs(): number {
+    return this.config.maxTotalMs ?? TOTAL_TIMEOUT_FACTOR * (this.timeoutMs ?? DEFAULT_TIMEOUT_MS)
+  }
+
+  /** `describe(error)` without this server's secrets: the only way a failure becomes text. */
+  explain(error: unknown): string {
+    return this.redact(describe(error))
   }
 
   /** Whether `close()` was called. */
@@ -80,7 +97,7 @@ export class ServerConnection {
     if (this.closing) throw unavailable(this.server, 'the mcp plugin is shutting down')
     if (this.current) return this.current
     const attempt = this.connect().catch((error: unknown) => {
-      throw unavailable(this.server, `it could not be started: ${describe(error)}`)
+      throw unavailable(this.server, `it could not be started: ${this.explain(error)}`)
     })
     return signal ? abortable(attempt, signal) : attempt
   }
@@ -130,11 +147,11 @@ export class ServerConnection {
     const client = new Client(CLIENT_INFO, { capabilities: {}, jsonSchemaValidator: ACCEPT_ALL })
     const live: Live = { client, opened, dirty: false, retired: false }
     client.onclose = () => this.retire(live, 'the connection closed')
-    client.onerror = (error) => this.logger.debug('server "%s": %s', this.server, describe(error))
+    client.onerror = (error) => this.logger.debug('server "%s": %s', this.server, this.explain(error))
     client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
       this.list(live).catch((error: unknown) => {
         this.logger.warn('server "%s": listing its tools after a change failed (kept the old list): %s',
-          this.server, describe(error))
+          this.server, this.explain(error))
       })
     })
     try {
@@ -145,7 +162,7 @@ export class ServerConnection {
       live.retired = true
       await this.shut(live)
       const tail = this.stderrTail.length ? `; stderr: ${this.stderrTail.join(' | ')}` : ''
-      throw new Error(`${describe(error)}${tail}`)
+      throw new Error(`${this.explain(error)}${tail}`)
     }
     return live
   }
@@ -197,7 +214,8 @@ export class ServerConnection {
     await live.client.close().catch(() => {})
   }
 
-  private stderr(line: string) {
+  private stderr(raw: string) {
+    const line = this.redact(raw)
     this.logger.debug('server "%s" stderr: %s', this.server, line)
     this.stderrTail.push(line.length > 300 ? `${line.slice(0, 300)}...` : line)
     if (this.stderrTail.length > STDERR_LINES) this.stderrTail.shift()

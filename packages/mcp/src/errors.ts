@@ -2,7 +2,8 @@
  * How a failed MCP request becomes a rein failure. The tool body throws a `McpCallError`,
  * whose `code` the kernel copies into `error.info.code`. A rejection decides two things: the
  * code and message the model sees, and whether the connection is broken (then the next call
- * starts the server again). A server's own JSON-RPC error never breaks the connection.
+ * starts the server again). A server's own JSON-RPC error never breaks the connection, nor
+ * does a result that fails the SDK's schema check.
  */
 import { Messages, TOOL_TIMEOUT } from '@rein/kernel'
 import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
@@ -31,17 +32,27 @@ export function unavailable(server: string, why: string): McpCallError {
     `MCP server "${server}" is unavailable (${why}); it will be restarted on the next call`)
 }
 
+/** Leaves a text as it is: for callers with no secrets to hide. */
+const asIs = (text: string) => text
+
 /**
  * Classifies a rejection of `callTool` that was not caused by the call's own signal.
- * `timeoutMs` is the request timeout in force, for the `TOOL_TIMEOUT` message.
+ * `timeoutMs` is the request timeout in force, for the `TOOL_TIMEOUT` message; `redact`
+ * takes the server's secrets out of the message (it may quote what the server said).
  */
-export function classify(error: unknown, server: string, tool: string, timeoutMs: number | undefined): Classified {
+export function classify(error: unknown, server: string, tool: string, timeoutMs: number | undefined,
+  redact: (text: string) => string = asIs): Classified {
+  const { error: raw, broken } = classifyRaw(error, server, tool, timeoutMs)
+  return { error: new McpCallError(raw.code, redact(raw.message)), broken }
+}
+
+function classifyRaw(error: unknown, server: string, tool: string, timeoutMs: number | undefined): Classified {
   if (error instanceof McpError) {
     switch (error.code) {
       case ErrorCode.ConnectionClosed:
         return { error: unavailable(server, `the connection closed while "${tool}" was running`), broken: true }
       case ErrorCode.RequestTimeout:
-        return { error: new McpCallError(TOOL_TIMEOUT, Messages.timedOut(timeoutMs ?? DEFAULT_TIMEOUT_MS)), broken: false }
+        return { error: timedOut(error, timeoutMs), broken: false }
       default:
         return {
           error: new McpCallError(MCP_REQUEST_FAILED, `MCP server "${server}" refused the call to "${tool}": ${error.message}`),
@@ -49,13 +60,37 @@ export function classify(error: unknown, server: string, tool: string, timeoutMs
         }
     }
   }
-  if ((error as Error | undefined)?.name === 'ZodError') {
+  // A result that fails the SDK's schema is the server's mistake, not a dead connection.
+  if (isValidationError(error)) {
     return {
       error: new McpCallError(MCP_REQUEST_FAILED, `MCP server "${server}" answered "${tool}" with a malformed result`),
       broken: false,
     }
   }
   return { error: unavailable(server, describe(error)), broken: true }
+}
+
+/** The total ceiling the SDK enforced (`maxTotalTimeout`), when `error` is that timeout. */
+export function totalCeiling(error: unknown): number | undefined {
+  if (!(error instanceof McpError) || error.code !== ErrorCode.RequestTimeout) return undefined
+  const ceiling = (error.data as { maxTotalTimeout?: unknown } | undefined)?.maxTotalTimeout
+  return typeof ceiling === 'number' ? ceiling : undefined
+}
+
+/** `TOOL_TIMEOUT`: the per-request timeout, or the total ceiling of a call that kept reporting progress. */
+function timedOut(error: McpError, timeoutMs: number | undefined): McpCallError {
+  const ceiling = totalCeiling(error)
+  if (ceiling === undefined) return new McpCallError(TOOL_TIMEOUT, Messages.timedOut(timeoutMs ?? DEFAULT_TIMEOUT_MS))
+  return new McpCallError(TOOL_TIMEOUT, `${Messages.timedOut(ceiling)} (the most one call may run, progress or not)`)
+}
+
+/**
+ * Whether `error` is the SDK's schema check of a result failing: zod's error is named
+ * `ZodError` in zod 3 and `$ZodError` in zod 4, and always carries an `issues` array.
+ */
+function isValidationError(error: unknown): boolean {
+  if (!(error instanceof Error)) return false
+  return /ZodError$/.test(error.name) || Array.isArray((error as { issues?: unknown }).issues)
 }
 
 /** A short description of a transport failure (with the HTTP status, and a hint for 401/403). */

@@ -7,7 +7,6 @@
 import type { Context, Logger } from 'cordis'
 import { checkConfig, type Config, type ServerConfig } from './config.js'
 import { ServerConnection } from './connection.js'
-import { describe } from './errors.js'
 import { ServerTools } from './registrar.js'
 
 /** What the plugin reports about a server (observe only; e.g. for a CLI's status line). */
@@ -37,7 +36,7 @@ export async function apply(ctx: Context, config: Config): Promise<void> {
       await connection.connect()
     } catch (error) {
       if (connection.closed) return
-      const message = describe(error)
+      const message = connection.explain(error)
       logger.warn('server "%s" could not be started; its tools are not available: %s', connection.server, message)
       ctx.emit('mcp/server', { kind: 'failed', server: connection.server, error: message })
     }

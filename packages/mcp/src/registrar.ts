@@ -8,7 +8,6 @@ import type { ToolDefinition } from '@rein/kernel'
 import type { Tool } from '@modelcontextprotocol/sdk/types.js'
 import type { Logger } from 'cordis'
 import type { ServerConnection } from './connection.js'
-import { describe } from './errors.js'
 import { toolName } from './names.js'
 import { mcpTool } from './tool.js'
 
@@ -56,7 +55,7 @@ export class ServerTools {
         next.set(tool.name, { name, fingerprint: JSON.stringify(tool), dispose })
         taken.add(name)
       } catch (error) {
-        this.logger.warn('server "%s": tool "%s" was not registered: %s', this.connection.server, tool.name, describe(error))
+        this.logger.warn('server "%s": tool "%s" was not registered: %s', this.connection.server, tool.name, this.connection.explain(error))
       }
     }
     this.entries = next

@@ -2,15 +2,18 @@
  * One MCP tool as a rein tool. The body calls the server through the live connection
  * (starting it again if it died), passes the call's signal so an abort cancels the MCP
  * request, and forwards progress notifications to `exec.progress` (the timeout plugin's
- * heartbeat). Its value is the result's `structuredContent` when present, which the kernel
- * validates against the tool's `outputSchema`; otherwise the result's content blocks.
+ * heartbeat). Progress resets the request timeout, but never past `maxTotalMs`. Its value is
+ * the result's `structuredContent` when present, which the kernel validates against the
+ * tool's `outputSchema`; otherwise the result's content blocks. Both schemas lose their
+ * regular expressions first (see schema.ts), and error texts lose the server's secrets.
  */
 import { defineTool, isContent, renderValue, type Json, type ToolDefinition, type ToolExec } from '@rein/kernel'
 import type { Progress, Tool } from '@modelcontextprotocol/sdk/types.js'
 import { MCP_TOOL_ERROR } from './codes.js'
 import type { ServerConnection } from './connection.js'
 import { errorText, toContent } from './content.js'
-import { classify, McpCallError } from './errors.js'
+import { classify, McpCallError, totalCeiling } from './errors.js'
+import { withoutPatterns } from './schema.js'
 
 /** The rein definition of MCP tool `tool`, registered as `name`. */
 export function mcpTool(connection: ServerConnection, tool: Tool, name: string): ToolDefinition {
@@ -18,9 +21,9 @@ export function mcpTool(connection: ServerConnection, tool: Tool, name: string):
   return defineTool({
     name,
     description: tool.description ?? tool.title ?? `Tool "${tool.name}" of the MCP server "${connection.server}".`,
-    parameters: withoutId(tool.inputSchema),
+    parameters: withoutPatterns(withoutId(tool.inputSchema)),
     output: {
-      ...(tool.outputSchema ? { schema: withoutId(tool.outputSchema) } : {}),
+      ...(tool.outputSchema ? { schema: withoutPatterns(withoutId(tool.outputSchema)) } : {}),
       // A value is either content blocks (shown as they are) or structured content (as JSON).
       render: (_args, value: Json) => isContent(value) ? value : renderValue(value),
     },
@@ -46,18 +49,21 @@ async function callTool(connection: ServerConnection, tool: string, args: Record
       signal: link.signal,
       timeout: connection.timeoutMs,
       resetTimeoutOnProgress: true,
+      maxTotalTimeout: connection.maxTotalMs,
       onprogress: (progress) => exec.progress(progressInfo(progress)),
     })
   } catch (error) {
     if (signal.aborted) throw signal.reason
-    const classified = classify(error, connection.server, tool, connection.timeoutMs)
+    // The SDK gives up on a call past its ceiling without telling the server: cancel it.
+    if (totalCeiling(error) !== undefined) link.abort(error)
+    const classified = classify(error, connection.server, tool, connection.timeoutMs, connection.redact)
     if (classified.broken) connection.drop(live)
     throw classified.error
   } finally {
     signal.removeEventListener('abort', onAbort)
   }
   const content = Array.isArray(result.content) ? result.content : undefined
-  if (result.isError === true) throw new McpCallError(MCP_TOOL_ERROR, errorText(content, tool))
+  if (result.isError === true) throw new McpCallError(MCP_TOOL_ERROR, connection.redact(errorText(content, tool)))
   if (result.structuredContent !== undefined) return result.structuredContent as Json
   return toContent(content)
 }

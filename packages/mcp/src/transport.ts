@@ -50,20 +50,59 @@ export function openTransport(config: ServerConfig, onStderr: (line: string) => 
   }
 }
 
-/** Reads `stream` to its end, calling `onLine` for each non-empty line (UTF-8). */
+/** The longest stderr line kept; the rest of a longer line is dropped up to its newline. */
+export const MAX_STDERR_LINE = 8 * 1024
+/** Ends a line that was cut at `MAX_STDERR_LINE`. */
+export const LINE_CUT = '…(line cut)'
+
+/**
+ * Reads `stream` to its end, calling `onLine` for each non-empty line (UTF-8). Memory stays
+ * bounded however long a line is: at most `MAX_STDERR_LINE` characters of it are kept.
+ */
 function drainLines(stream: Stream | null, onLine: (line: string) => void) {
   if (!stream) return
   const readable = stream as Readable
   readable.setEncoding?.('utf8')
-  let rest = ''
-  readable.on('data', (chunk: string) => {
-    const lines = (rest + chunk).split('\n')
-    rest = lines.pop() ?? ''
-    for (const line of lines) if (line.trim()) onLine(line.trimEnd())
-  })
-  readable.on('end', () => {
-    if (rest.trim()) onLine(rest.trimEnd())
-    rest = ''
-  })
+  const lines = new LineBuffer(onLine)
+  readable.on('data', (chunk: string) => lines.push(chunk))
+  readable.on('end', () => lines.flush())
   readable.on('error', () => {})
+}
+
+/** Splits text into lines, keeping at most `MAX_STDERR_LINE` characters of the pending one. */
+class LineBuffer {
+  private pending = ''
+  private cut = false
+
+  constructor(private readonly onLine: (line: string) => void) {}
+
+  /** Takes one chunk; calls `onLine` for every line it completes. */
+  push(chunk: string): void {
+    let start = 0
+    for (let end = chunk.indexOf('\n'); end >= 0; end = chunk.indexOf('\n', start)) {
+      this.add(chunk.slice(start, end))
+      this.flush()
+      start = end + 1
+    }
+    this.add(chunk.slice(start))
+  }
+
+  /** Ends the pending line (at a newline, or at the end of the stream). */
+  flush(): void {
+    const line = this.cut ? `${this.pending}${LINE_CUT}` : this.pending
+    this.pending = ''
+    this.cut = false
+    if (line.trim()) this.onLine(line.trimEnd())
+  }
+
+  private add(piece: string) {
+    if (this.cut || !piece) return
+    const room = MAX_STDERR_LINE - this.pending.length
+    if (piece.length <= room) {
+      this.pending += piece
+      return
+    }
+    this.pending += piece.slice(0, room)
+    this.cut = true
+  }
 }

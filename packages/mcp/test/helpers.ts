@@ -21,6 +21,11 @@ export function referenceServer(which: 'everything' | 'filesystem', args: string
   return { command: process.execPath, args: [serverScript(which), ...args], ...extra }
 }
 
+/** The stdio config of the raw JSON-RPC fixture server (hostile answers), in `mode`. */
+export function rawServer(mode = 'serve', extra: object = {}) {
+  return { command: process.execPath, args: [join(dirname(fileURLToPath(import.meta.url)), 'fixtures/raw-server.mjs'), mode], ...extra }
+}
+
 /** The stdio config of this package's own fixture server (list changes, odd tools). */
 export function dynamicServer() {
   return { command: process.execPath, args: [join(dirname(fileURLToPath(import.meta.url)), 'fixtures/dynamic-server.mjs')] }
@@ -30,6 +35,8 @@ export interface Harness {
   ctx: Context
   events: McpServerEvent[]
   warnings: string[]
+  /** Every record of the `mcp` logger, debug included. */
+  logs: string[]
   /** The first event matching `match` at index `from` or later (waits for it if needed). */
   until(match: (event: McpServerEvent) => boolean, from?: number): Promise<McpServerEvent>
   /** The pid of a stdio server's current child, from its latest `connected` event. */
@@ -40,19 +47,28 @@ export interface Harness {
 
 /** Routes the warnings of logger `name` into the returned array (nothing is printed). */
 export function captureWarnings(name = 'mcp'): string[] {
+  return captureLogs(name).warnings
+}
+
+/** Routes the records of logger `name` into arrays (nothing is printed): its warnings, and every record. */
+export function captureLogs(name = 'mcp') {
   const warnings: string[] = []
+  const logs: string[] = []
   Logger.targets.splice(0, Logger.targets.length, {
     colors: 0,
+    levels: { base: 3 },
     record: (record: { type: string, name: string, content: string }) => {
-      if (record.type === 'warn' && record.name === name) warnings.push(record.content)
+      if (record.name !== name) return
+      logs.push(record.content)
+      if (record.type === 'warn') warnings.push(record.content)
     },
   } as never)
-  return warnings
+  return { warnings, logs }
 }
 
 /** A started kernel with the mcp plugin on `config`; warnings are captured instead of printed. */
 export async function harness(config: Config): Promise<Harness> {
-  const warnings = captureWarnings()
+  const { warnings, logs } = captureLogs()
   const ctx = new Context()
   ctx.plugin(kernel)
   await ctx.start()
@@ -85,7 +101,7 @@ export async function harness(config: Config): Promise<Harness> {
     fork.dispose()
     await Promise.all(pids.map(exited))
   }
-  return { ctx, events, warnings, until, pid, close }
+  return { ctx, events, warnings, logs, until, pid, close }
 }
 
 /** Resolves once process `pid` no longer exists (polls; gives up after 10 s). */

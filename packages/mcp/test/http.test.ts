@@ -1,23 +1,38 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { MCP_SERVER_UNAVAILABLE } from '../src/index.js'
+import { REDACTED } from '@rein/provider-kit'
 import { startHttpServer, type HttpFixture } from './fixtures/http-server.js'
 import { call, code, harness, text, type Harness } from './helpers.js'
 
+// Tokens whose URL-encoded spelling differs from the raw one.
+const LEAKED = 'MCP-SECRET/TOKEN+123456'
+const VAULT = 'vault/token+abcdef'
+
 let web: HttpFixture
+let vault: HttpFixture
 let h: Harness
 beforeAll(async () => {
   web = await startHttpServer('s3cret')
+  vault = await startHttpServer(VAULT)
   h = await harness({
     servers: {
       web: { url: web.url, headers: { Authorization: 'Bearer s3cret' } },
       locked: { url: web.url, headers: { Authorization: 'Bearer wrong' } },
+      leaky: { url: web.url, headers: { Authorization: `Bearer ${LEAKED}` } },
+      vault: { url: vault.url, headers: { Authorization: `Bearer ${VAULT}` } },
     },
   })
 }, 30_000)
 afterAll(async () => {
   await h?.close()
   await web?.close()
+  await vault?.close()
 }, 15_000)
+
+/** Whether `text` holds `secret` raw or URL-encoded. */
+function holds(text: string, secret: string): boolean {
+  return text.includes(secret) || text.includes(encodeURIComponent(secret))
+}
 
 describe('a streamable HTTP server', () => {
   it('connects with the configured headers and calls a tool', async () => {
@@ -31,6 +46,26 @@ describe('a streamable HTTP server', () => {
     expect(h.events).toContainEqual(expect.objectContaining({ kind: 'failed', server: 'locked' }))
     expect(h.warnings.some((w) => w.includes('server "locked" could not be started') && w.includes('HTTP 401 (check the credentials'))).toBe(true)
     expect(h.ctx.tools.specs().map((s) => s.name).filter((n) => n.startsWith('locked__'))).toEqual([])
+  })
+
+  it('a 401 that quotes the token never puts it in the warning, the event or the debug log', () => {
+    const failed = h.events.find((e) => e.kind === 'failed' && e.server === 'leaky')
+    expect(failed).toMatchObject({ error: expect.stringContaining(`"got":"${REDACTED}","encoded":"${REDACTED}"`) })
+    expect(h.warnings.some((w) => w.includes('server "leaky" could not be started'))).toBe(true)
+    expect(holds(JSON.stringify([h.events, h.warnings, h.logs]), LEAKED)).toBe(false)
+  })
+
+  it('a token refused during a call never reaches the tool error', async () => {
+    expect(text(await h.ctx.tools.execute(call('vault__ping')))).toBe('pong')
+    vault.setToken('rotated')
+    const refused = await h.ctx.tools.execute(call('vault__ping'))
+    expect(code(refused)).toBe(MCP_SERVER_UNAVAILABLE)
+    expect(text(refused)).toContain(`HTTP 401 (check the credentials in this server's headers)`)
+    expect(text(refused)).toContain(REDACTED)
+    const restart = await h.ctx.tools.execute(call('vault__ping'))
+    expect(text(restart)).toContain('could not be started')
+    expect(text(restart)).toContain(REDACTED)
+    expect(holds(JSON.stringify([refused, restart, h.events, h.warnings, h.logs]), VAULT)).toBe(false)
   })
 
   it('an endpoint that went down fails with MCP_SERVER_UNAVAILABLE, and the next call after it is back reconnects', async () => {

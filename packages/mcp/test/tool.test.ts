@@ -31,6 +31,20 @@ describe('mcpTool', () => {
     expect(tool.parameters).toEqual({ type: 'object', properties: { x: { type: 'string' } } })
   })
 
+  it('caps a call at maxTotalMs, by default 10 x timeoutMs (and 10 x the SDK default without one)', () => {
+    expect(idleConnection('srv', 2500).maxTotalMs).toBe(25_000)
+    expect(idleConnection().maxTotalMs).toBe(600_000)
+  })
+
+  it('registers the schemas without their regular expressions', () => {
+    const tool = mcpTool(idleConnection(), listed('a', {
+      inputSchema: { type: 'object', properties: { x: { type: 'string', pattern: '^(a+)+$' } } },
+      outputSchema: { type: 'object', patternProperties: { '^(a+)+$': {} }, additionalProperties: false },
+    }), 'srv__a')
+    expect(tool.parameters).toEqual({ type: 'object', properties: { x: { type: 'string' } } })
+    expect(tool.output?.schema).toEqual({ type: 'object' })
+  })
+
   it('renders content blocks as they are and structured content as JSON', () => {
     const render = mcpTool(idleConnection(), listed('a'), 'srv__a').output!.render!
     const blocks = [{ type: 'text' as const, text: 'hi' }]

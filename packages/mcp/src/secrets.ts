@@ -1,0 +1,20 @@
+/**
+ * What must never reach a log line, an `mcp/server` event or a tool error: the values of a
+ * server's configured `headers` and `env`. A server may echo them back (an HTTP 401 body
+ * quoting the `Authorization` it got, a child printing its environment on a crash), so every
+ * text built from what a server said goes through its redactor first. The redactor is
+ * provider-kit's: each value is also matched URL-encoded and JSON-escaped, and the token of
+ * a `Bearer <token>` value is matched on its own.
+ */
+import { createRedactor, type Redactor } from '@rein/provider-kit'
+import type { ServerConfig } from './config.js'
+
+/** Values shorter than this are not secrets (`1`, `on`); hiding them would garble messages. */
+export const MIN_SECRET_LENGTH = 4
+
+/** The redactor of one server's configured `headers` and `env` values. */
+export function serverRedactor(config: ServerConfig): Redactor {
+  const { headers, env } = config as { headers?: Record<string, string>, env?: Record<string, string> }
+  const values = [...Object.values(headers ?? {}), ...Object.values(env ?? {})]
+  return createRedactor(values.filter((value) => value.trim().length >= MIN_SECRET_LENGTH))
+}

@@ -1,0 +1,58 @@
+import { describe, expect, it } from 'vitest'
+import { withoutPatterns } from '../src/schema.js'
+
+describe('withoutPatterns', () => {
+  it('drops pattern at every depth, in every place a schema can sit', () => {
+    const p = { type: 'string', pattern: '^(a+)+$' }
+    const s = { type: 'string' }
+    const schema = {
+      type: 'object',
+      properties: { a: p, b: { type: 'array', items: p, prefixItems: [p], contains: p } },
+      additionalProperties: p,
+      propertyNames: { pattern: '^(a+)+$', maxLength: 9 },
+      anyOf: [p], allOf: [{ not: p }], oneOf: [{ if: p, then: p, else: p }],
+      $defs: { x: p }, definitions: { y: p },
+      dependentSchemas: { a: { properties: { c: p } } },
+      dependencies: { a: ['b'], b: { properties: { d: p } } },
+    }
+    expect(withoutPatterns(schema)).toEqual({
+      type: 'object',
+      properties: { a: s, b: { type: 'array', items: s, prefixItems: [s], contains: s } },
+      additionalProperties: s,
+      propertyNames: { maxLength: 9 },
+      anyOf: [s], allOf: [{ not: s }], oneOf: [{ if: s, then: s, else: s }],
+      $defs: { x: s }, definitions: { y: s },
+      dependentSchemas: { a: { properties: { c: s } } },
+      dependencies: { a: ['b'], b: { properties: { d: s } } },
+    })
+    expect(schema.properties.a.pattern).toBe('^(a+)+$')
+  })
+
+  it('drops patternProperties with the additionalProperties beside it, so that its names stay allowed', () => {
+    expect(withoutPatterns({
+      type: 'object',
+      properties: { n: { type: 'number' } },
+      patternProperties: { '^x': { type: 'string' } },
+      additionalProperties: false,
+      unevaluatedProperties: false,
+      items: { additionalProperties: false },
+    })).toEqual({ type: 'object', properties: { n: { type: 'number' } }, items: { additionalProperties: false } })
+  })
+
+  it('keeps property names and data that look like keywords', () => {
+    const schema = JSON.parse(`{
+      "type": "object",
+      "properties": { "pattern": { "type": "string" }, "patternProperties": {}, "__proto__": { "type": "number" } },
+      "const": { "pattern": "x" }, "enum": [{ "pattern": "y" }], "default": { "pattern": "z" }, "examples": [{ "pattern": "w" }]
+    }`)
+    const safe = withoutPatterns(schema)
+    expect(safe).toEqual(schema)
+    expect(Object.keys(safe.properties)).toEqual(['pattern', 'patternProperties', '__proto__'])
+    expect(Object.getPrototypeOf(safe.properties)).toBe(Object.prototype)
+  })
+
+  it('leaves boolean schemas and odd values as they are', () => {
+    expect(withoutPatterns({ items: true, not: false, anyOf: 'odd', properties: null })).toEqual(
+      { items: true, not: false, anyOf: 'odd', properties: null })
+  })
+})
