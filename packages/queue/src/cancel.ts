@@ -9,7 +9,7 @@ import { Job, type Queue } from 'bullmq'
 import type { Redis } from 'ioredis'
 import { requestCancel } from './cancel-channel.js'
 import type { RunJobData, RunResult } from './job.js'
-import { text, type QueueKeys } from './options.js'
+import { sessionId, type QueueKeys } from './options.js'
 import type { RunWatcher } from './watch.js'
 
 /** What `cancel` did. */
@@ -32,8 +32,8 @@ export interface CancelEnv {
 const QUEUED = new Set(['waiting', 'delayed', 'prioritized', 'paused', 'waiting-children'])
 
 /** Cancels the run of `session`, then waits up to `waitMs` for it to end. */
-export async function cancelRun(env: CancelEnv, sessionId: string, waitMs = 5000): Promise<CancelOutcome> {
-  const session = text('cancel', 'session', sessionId)
+export async function cancelRun(env: CancelEnv, requested: string, waitMs = 5000): Promise<CancelOutcome> {
+  const session = sessionId('cancel', requested)
   const jobId = await env.queue.getDeduplicationJobId(session)
   if (!jobId) return { kind: 'not-found', session }
   const watching = waitMs > 0 ? await env.watcher() : undefined

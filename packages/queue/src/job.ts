@@ -7,6 +7,7 @@
  */
 import { randomUUID } from 'node:crypto'
 import type { RunOutcome } from '@rein/agent'
+import { sessionIdProblem } from '@rein/session-postgres'
 
 /** BullMQ's job name for a run. */
 export const JOB_NAME = 'run'
@@ -45,7 +46,8 @@ export function newJobId(): string {
 export function jobDataProblem(data: unknown): string | undefined {
   if (typeof data !== 'object' || data === null) return 'the job has no data; a run job is { session, task }'
   const { session, task, inputAfter } = data as Record<string, unknown>
-  if (typeof session !== 'string' || session === '') return '"session" must be a non-empty string'
+  const problem = sessionIdProblem(session)
+  if (problem !== undefined) return `"session" ${problem}`
   if (typeof task !== 'string') return '"task" must be a string'
   if (inputAfter !== undefined && (typeof inputAfter !== 'number' || !Number.isInteger(inputAfter) || inputAfter < 0)) {
     return '"inputAfter" must be a whole number'

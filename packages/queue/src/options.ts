@@ -3,6 +3,7 @@
  * throws `OPTIONS_INVALID` naming the option and the fix) and never per job. Also where the
  * queue's Redis names come from, so that every side agrees on them.
  */
+import { sessionIdProblem } from '@rein/session-postgres'
 import { QueueCodes, QueueError } from './codes.js'
 
 /** Every key of a queue starts with this (BullMQ's `prefix`). */
@@ -56,6 +57,17 @@ export function text(caller: string, option: string, value: unknown): string {
     throw invalid(caller, `"${option}" must be a non-empty string, got ${value === '' ? 'an empty string' : typeof value}`)
   }
   return value
+}
+
+/**
+ * A session id, by the session store's own rule (`sessionIdProblem`: 1-512 UTF-16 code units,
+ * well-formed, no U+0000), so that Redis (the job's deduplication id) and PostgreSQL (the rows
+ * and the writer lock) never disagree on which session an id names.
+ */
+export function sessionId(caller: string, value: unknown): string {
+  const problem = sessionIdProblem(value)
+  if (problem !== undefined) throw invalid(caller, `"session" ${problem}`)
+  return value as string
 }
 
 /** `host:port/db` of a Redis URL: how errors name the server, without user or password. */

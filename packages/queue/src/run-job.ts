@@ -7,17 +7,22 @@
  * Guarantees: the task is written to the session at most once; a call whose result is stored is
  * never run again (the agent's resume repair settles the others); every way a run ends is a
  * `RunResult`. Only what happens before the run begins throws, so that BullMQ tries the job
- * again later: a session that cannot be opened yet (PostgreSQL away, or another process still
- * holding it), and Redis failing to record `inputAfter`.
+ * again later: PostgreSQL away, and Redis failing to record `inputAfter` (each spends one of
+ * the job's attempts). A session another process still holds is not a failure: the holder is
+ * alive (PostgreSQL lets go of a dead one's lock at once), most likely a worker cut off from
+ * Redis finishing this very run, so the job is put back, delayed, without spending an attempt
+ * (`DelayedError`), for as long as the holder keeps it; the attempt after it lets go finds the
+ * answer stored. The submitter is told only that the session is in use; who holds it (pid,
+ * host, backend, address) goes to the worker's log.
  */
-import type { Job } from 'bullmq'
+import { DelayedError, type Job } from 'bullmq'
 import type { RunOutcome, SessionEntry, SessionStore } from '@rein/agent'
 import { PostgresSessionError, postgresSession, type PostgresSessionStore } from '@rein/session-postgres'
 import type { AgentSource, RunAgent } from './agents.js'
 import type { SessionPool } from './session-pool.js'
 import { CANCELLED, type CancelListener } from './cancel-channel.js'
 import { jobDataProblem, type RunJobData, type RunResult } from './job.js'
-import { observeRuns } from './progress.js'
+import { observeRuns, type RunProgress } from './progress.js'
 import { progressSender } from './progress-sender.js'
 import { planRun, textOf } from './resume.js'
 
@@ -30,8 +35,20 @@ export interface RunEnv {
   cancels: CancelListener
 }
 
-/** Runs one attempt of `job`; `signal` is BullMQ's own (aborted by `worker.cancelJob`). */
-export async function runJob(job: Job<RunJobData, RunResult>, signal: AbortSignal | undefined, env: RunEnv): Promise<RunResult> {
+/** What the submitter is told while another process holds the session (who it is stays in the worker's log). */
+export const SESSION_IN_USE = 'session in use by another process'
+
+/** How long a job waits for a held session before it looks again: 0.5 s, doubling, at most 10 s. */
+export function lockedDelayMs(waits: number): number {
+  return Math.min(500 * 2 ** Math.max(0, waits), 10_000)
+}
+
+/**
+ * Runs one attempt of `job`; `token` is the worker's lock on it, `signal` BullMQ's own (aborted
+ * by `worker.cancelJob`). Throws `DelayedError` when the session is held elsewhere (the job is
+ * already back in the queue, delayed), any other error for BullMQ to try the job again.
+ */
+export async function runJob(job: Job<RunJobData, RunResult>, token: string | undefined, signal: AbortSignal | undefined, env: RunEnv): Promise<RunResult> {
   const ended = (result: RunResult): RunResult => ({ ...result, worker: env.worker, attempts: job.attemptsStarted })
   const problem = jobDataProblem(job.data)
   if (problem !== undefined) return ended({ kind: 'error', text: '', error: `job ${job.id} is not a rein run: ${problem}` })
@@ -44,7 +61,11 @@ export async function runJob(job: Job<RunJobData, RunResult>, signal: AbortSigna
   let run: RunAgent | undefined
   try {
     if (await env.cancels.requested(job.id!)) return ended({ kind: 'aborted', text: '', error: 'cancelled before this attempt started' })
-    store = postgresSession({ pool: env.sessions, id: data.session })
+    try {
+      store = postgresSession({ pool: env.sessions, id: data.session })
+    } catch (error) {
+      return ended(failure(error)) // a session id or option the store refuses: no later attempt differs
+    }
     let entries
     try {
       entries = await store.load()
@@ -53,6 +74,7 @@ export async function runJob(job: Job<RunJobData, RunResult>, signal: AbortSigna
       // does not mend), wait and try again, while PostgreSQL comes back or the session's
       // other writer lets go.
       if (!(error instanceof PostgresSessionError) || error.code === 'SESSION_DAMAGED') return ended(failure(error))
+      if (error.code === 'SESSION_LOCKED') return await waitForHolder(job, token, progress.send, env.worker, error)
       progress.send({ kind: 'waiting', at: Date.now(), worker: env.worker, reason: error.message })
       throw error
     }
@@ -82,6 +104,18 @@ export async function runJob(job: Job<RunJobData, RunResult>, signal: AbortSigna
     await store?.close().catch(() => {})
     await progress.flush()
   }
+}
+
+/**
+ * Puts `job` back in the queue, delayed, without spending an attempt, and throws `DelayedError`
+ * (which tells BullMQ the job was moved): its message, for the worker's log, names the holder.
+ */
+async function waitForHolder(job: Job<RunJobData, RunResult>, token: string | undefined, send: (event: RunProgress) => void,
+  worker: string, locked: PostgresSessionError): Promise<never> {
+  const delay = lockedDelayMs(job.attemptsStarted - job.attemptsMade - 1)
+  send({ kind: 'waiting', at: Date.now(), worker, reason: SESSION_IN_USE })
+  await job.moveToDelayed(Date.now() + delay, token)
+  throw new DelayedError(`${locked.message}; looking again in ${delay} ms (no attempt spent)`)
 }
 
 /** The submitter's view of an agent outcome. */

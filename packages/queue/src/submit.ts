@@ -7,7 +7,7 @@
 import type { JobsOptions, Queue } from 'bullmq'
 import { QueueCodes, QueueError } from './codes.js'
 import { JOB_NAME, newJobId, type RunJobData, type RunResult } from './job.js'
-import { text } from './options.js'
+import { sessionId } from './options.js'
 import type { RunProgress } from './progress.js'
 import type { RunWatcher } from './watch.js'
 
@@ -31,9 +31,10 @@ export interface Submitted {
 }
 
 /**
- * How run jobs are kept. An attempt that cannot open its session (PostgreSQL away, or the
- * session still held by another process) is tried again after 0.5 s, doubling, 10 tries in all
- * (about 4 minutes); finished jobs are kept an hour (failed ones a day) for inspection.
+ * How run jobs are kept. An attempt that cannot reach PostgreSQL is tried again after 0.5 s,
+ * doubling, 10 tries in all (about 4 minutes); a session still held by another process spends
+ * none of them (the job waits, delayed, while the holder is alive: `run-job.ts`). Finished jobs
+ * are kept an hour (failed ones a day) for inspection.
  */
 export const RUN_JOB_OPTIONS: JobsOptions = {
   attempts: 10,
@@ -44,7 +45,7 @@ export const RUN_JOB_OPTIONS: JobsOptions = {
 
 /** Adds the run of `request` to `queue`, and waits for it unless `wait: false`. */
 export async function submitRun(queue: Queue<RunJobData, RunResult>, watcher: () => Promise<RunWatcher>, request: SubmitRequest): Promise<Submitted> {
-  const session = text('submit', 'session', request.session)
+  const session = sessionId('submit', request.session)
   if (typeof request.task !== 'string') throw new QueueError(QueueCodes.OPTIONS_INVALID, 'submit: "task" must be a string')
   const jobId = newJobId()
   const watching = request.wait === false ? undefined : await watcher()

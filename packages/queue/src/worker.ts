@@ -11,7 +11,7 @@
  * PostgreSQL connections are kept between runs, reset before each reuse (`session-pool.ts`).
  */
 import { hostname } from 'node:os'
-import { Worker, type Job } from 'bullmq'
+import { DelayedError, Worker, type Job } from 'bullmq'
 import { migrate } from '@rein/session-postgres'
 import { CancelListener } from './cancel-channel.js'
 import { QueueCodes, QueueError } from './codes.js'
@@ -84,17 +84,17 @@ export async function createWorker(options: WorkerOptions): Promise<RunWorker> {
   const sessions = new SessionPool(postgres, concurrency)
   let active = 0
 
-  const handle = async (job: Job<RunJobData, RunResult>, _token?: string, signal?: AbortSignal): Promise<RunResult> => {
+  const handle = async (job: Job<RunJobData, RunResult>, token?: string, signal?: AbortSignal): Promise<RunResult> => {
     if (job.name !== JOB_NAME) return { kind: 'error', text: '', error: `job ${job.id} is named "${job.name}", not "${JOB_NAME}": not a rein run` }
     active++
     const started = Date.now()
     log(`${job.id} session ${JSON.stringify(job.data?.session)}: attempt ${job.attemptsStarted} started`)
     try {
-      const result = await runJob(job, signal, { worker: name, sessions, agents, cancels })
+      const result = await runJob(job, token, signal, { worker: name, sessions, agents, cancels })
       log(`${job.id}: ${result.kind} in ${Date.now() - started} ms${result.error ? ` (${result.error})` : ''}`)
       return result
     } catch (error) {
-      log(`${job.id}: will be tried again: ${(error as Error).message}`)
+      log(`${job.id}: ${error instanceof DelayedError ? 'waits' : 'will be tried again'}: ${(error as Error).message}`)
       throw error
     } finally {
       active--

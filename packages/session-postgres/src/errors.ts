@@ -13,7 +13,7 @@ export type PostgresSessionCode =
   | 'SESSION_LOCKED'
   /** The server could not be reached, or refused the connection. */
   | 'POSTGRES_UNAVAILABLE'
-  /** The connection was lost, or a write failed: this store refuses every later call. */
+  /** The connection was lost, a write failed, or the store was closed: this store refuses every later call. */
   | 'SESSION_WRITE_FAILED'
   /** What the table holds for this session is not a valid log. */
   | 'SESSION_DAMAGED'
@@ -71,6 +71,12 @@ export function connectionLost(settings: Settings, id: string, error: unknown): 
     'an append in flight was stored whole or not at all, and this store no longer holds the session and refuses every later call: ' +
     'open the session again to resume',
     safeCause(error, settings))
+}
+
+/** A call after `close()`: the store does not open the session again. */
+export function storeClosed(id: string): PostgresSessionError {
+  return new PostgresSessionError('SESSION_WRITE_FAILED',
+    `postgres ${sessionName(id)}: the store is closed; nothing was read or stored: open the session again with a new postgresSession()`)
 }
 
 function describe(error: unknown): string {

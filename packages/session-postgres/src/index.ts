@@ -8,5 +8,6 @@
  */
 export { postgresSession, type PostgresSessionStore } from './postgres-session.js'
 export { migrate, type MigrateResult } from './schema.js'
+export { MAX_SESSION_ID_LENGTH, sessionIdProblem } from './session-id.js'
 export { PostgresSessionError, type PostgresSessionCode } from './errors.js'
 export type { PostgresSessionOptions, MigrateOptions, PostgresConnection, TableOptions } from './options.js'

@@ -33,7 +33,7 @@ export interface TableOptions {
 export type MigrateOptions = PostgresConnection & TableOptions
 
 export type PostgresSessionOptions = MigrateOptions & {
-  /** The session's id: every store opened with the same id (and table) reads and writes the same log. */
+  /** The session's id: every store opened with the same id (and table) reads and writes the same log (rule: `sessionIdProblem`). */
   id: string
 }
 

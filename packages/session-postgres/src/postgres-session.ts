@@ -7,18 +7,20 @@
  * A batch is stored whole or not at all. After any failure (the server down, the connection
  * lost, a write refused) every append in flight and every later call rejects: nothing is
  * dropped silently and nothing is written after a gap. `close()` waits for the appends in
- * flight, releases the session and closes the connection.
+ * flight, releases the session and closes the connection; the store is then closed for good:
+ * a later `load` or `append` rejects (`SESSION_WRITE_FAILED`, "the store is closed") instead of
+ * opening the session again behind its owner's back.
  */
 import { sessionEntryProblem, type NewSessionEntry, type SessionEntry, type SessionStore } from '@rein/agent'
 import { entryColumns, entryOf } from './entry-json.js'
-import { PostgresSessionError, connectionLost, reasonOf, safeCause, sessionName, writeFailed } from './errors.js'
+import { PostgresSessionError, connectionLost, reasonOf, safeCause, sessionName, storeClosed, writeFailed } from './errors.js'
 import { settingsOf, type PostgresSessionOptions, type Settings } from './options.js'
+import { sessionIdProblem } from './session-id.js'
 import { openWriter, type Writer } from './writer.js'
 
 // One INSERT carries at most this much; more waits for the next (a statement's parameters are capped at 1 GB).
 const MAX_BATCH_ENTRIES = 1000
 const MAX_BATCH_CHARS = 16 * 1024 * 1024
-const MAX_ID_LENGTH = 512
 
 interface Pending {
   entry: NewSessionEntry
@@ -43,6 +45,7 @@ export function postgresSession(options: PostgresSessionOptions): PostgresSessio
   let lastSeq = 0
   let failure: Error | undefined
   let flushing: Promise<void> | undefined
+  let closed = false
   const queue: Pending[] = []
 
   const openOnce = () => {
@@ -98,6 +101,7 @@ export function postgresSession(options: PostgresSessionOptions): PostgresSessio
 
   return {
     async load() {
+      if (closed) throw storeClosed(id)
       if (failure) throw failure
       const writer = await openOnce()
       while (flushing) await flushing
@@ -105,6 +109,7 @@ export function postgresSession(options: PostgresSessionOptions): PostgresSessio
       return loadEntries(writer, settings, id)
     },
     append(entry) {
+      if (closed) return Promise.reject(storeClosed(id))
       // Never store an entry that could not be read back: it would refuse the whole session later.
       let problem = sessionEntryProblem(typeof entry === 'object' && entry !== null ? { ...entry, seq: 1 } : entry)
       let columns: Pending['columns'] | undefined
@@ -125,6 +130,7 @@ export function postgresSession(options: PostgresSessionOptions): PostgresSessio
       })
     },
     async close() {
+      closed = true // appends already made are still stored; nothing after this is
       while (flushing) await flushing
       const writer = await opening?.catch(() => undefined)
       opening = undefined
@@ -134,13 +140,12 @@ export function postgresSession(options: PostgresSessionOptions): PostgresSessio
   }
 }
 
+/** The session id, or a TypeError naming the rule it breaks (`session-id.ts`). */
 function sessionIdOf(options: PostgresSessionOptions): string {
   const id = (options as { id?: unknown }).id
-  if (typeof id !== 'string' || id.length === 0) {
-    throw new TypeError(`postgresSession: "id" must be a non-empty string naming the session, got ${typeof id === 'string' ? 'an empty string' : typeof id}`)
-  }
-  if (id.length > MAX_ID_LENGTH) throw new TypeError(`postgresSession: "id" must be at most ${MAX_ID_LENGTH} characters, got ${id.length}`)
-  return id
+  const problem = sessionIdProblem(id)
+  if (problem !== undefined) throw new TypeError(`postgresSession: "id" ${problem}`)
+  return id as string
 }
 
 /** The next batch: the oldest appends, up to the size one INSERT carries (at least one). */

@@ -1,7 +1,7 @@
 import pg from 'pg'
 import { describe, expect, it } from 'vitest'
 import { secretLeaks } from '@rein/testing'
-import { migrate, postgresSession, type PostgresSessionOptions } from '../src/index.js'
+import { MAX_SESSION_ID_LENGTH, migrate, postgresSession, sessionIdProblem, type PostgresSessionOptions } from '../src/index.js'
 import { settingsOf } from '../src/options.js'
 
 const URL = 'postgres://app:s3cr%40t@db.example:6543/sessions'
@@ -20,6 +20,24 @@ describe('postgresSession options, checked when the store is made', () => {
     expect(refused({ connectionString: URL })).toThrow('postgresSession: "id" must be a non-empty string naming the session, got undefined')
     expect(refused({ connectionString: URL, id: '' })).toThrow('got an empty string')
     expect(refused({ connectionString: URL, id: 'x'.repeat(513) })).toThrow('postgresSession: "id" must be at most 512 characters, got 513')
+  })
+
+  it('refuses an id PostgreSQL would not store as given: a lone surrogate (stored as U+FFFD, another id) or U+0000', () => {
+    expect(refused({ connectionString: URL, id: 'alias:\uD800' })).toThrow(
+      'postgresSession: "id" must be well-formed Unicode, but has a lone surrogate (U+D800 at index 6), ' +
+      'which PostgreSQL would store as U+FFFD: the id would name another session')
+    expect(refused({ connectionString: URL, id: '\uDFFFx' })).toThrow('lone surrogate (U+DFFF at index 0)')
+    expect(refused({ connectionString: URL, id: 'a\uD800\uD800\uDC00' })).toThrow('lone surrogate (U+D800 at index 1)')
+    expect(refused({ connectionString: URL, id: 'a\u0000b' })).toThrow(
+      'postgresSession: "id" must not contain U+0000 (at index 1): PostgreSQL text cannot hold it')
+  })
+
+  it('takes any other id of up to 512 UTF-16 code units: U+FFFD, emoji, right-to-left marks, quotes', () => {
+    for (const id of ['alias:\uFFFD', '😀'.repeat(256), '\u202Eabc', "x'); DROP TABLE t; --", 'x'.repeat(MAX_SESSION_ID_LENGTH)]) {
+      expect(sessionIdProblem(id)).toBeUndefined()
+      expect(postgresSession({ connectionString: URL, id })).toBeDefined()
+    }
+    expect(sessionIdProblem('😀'.repeat(257))).toBe('must be at most 512 characters, got 514')
   })
 
   it('takes schema and table only as plain identifiers, showing what was given', async () => {

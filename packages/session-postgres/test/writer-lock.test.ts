@@ -51,6 +51,23 @@ describeWithPostgres('one writer per session', (db) => {
     await next.close?.()
   })
 
+  it('stays closed after close(): a later append or load rejects, stores nothing, and leaves the session free', async () => {
+    const id = newId()
+    const store = open(id)
+    await store.append(note(1))
+    await store.close?.()
+    const closed = `postgres session "${id}": the store is closed; nothing was read or stored: open the session again with a new postgresSession()`
+    await expect(store.append(note(2))).rejects.toMatchObject({ name: 'PostgresSessionError', code: 'SESSION_WRITE_FAILED', message: closed })
+    await expect(store.load()).rejects.toMatchObject({ code: 'SESSION_WRITE_FAILED', message: closed })
+    const next = open(id)
+    expect(turns(await next.load())).toEqual([1])
+    expect((await next.append(note(2))).seq).toBe(2)
+    await store.close?.()
+    expect((await next.append(note(3))).seq).toBe(3)
+    await next.close?.()
+    expect(turns(await storedEntries(db().admin, id))).toEqual([1, 2, 3])
+  })
+
   it('is released when the writer\'s connection is dropped: another resumes, and the dead one stores nothing more', async () => {
     const id = newId()
     const first = open(id)
