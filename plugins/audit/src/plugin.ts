@@ -3,7 +3,9 @@
  * finished call, with the pre-execute decision the kernel acted on (`preExecuteDecisionOf`),
  * and one `tools/hand-off` hold that keeps each result from its caller until its line is
  * written. It registers no handler in any onion, so it cannot change or block a call; a
- * failure to write is reported once, and never withholds or reaches a result.
+ * failure to write is reported once, and never withholds or reaches a result. The file is
+ * opened (and checked) when the plugin is applied, so a path that cannot be written safely
+ * fails the start, which keeps every tool from running unaudited.
  */
 import { resolve } from 'node:path'
 import type { Context } from 'cordis'
@@ -23,6 +25,7 @@ export function apply(ctx: Context, config: AuditConfig) {
   const file = resolve(process.cwd(), config.file)
   const logger = ctx.logger(name)
   const appender = createAppender(file, (message) => logger.warn(message))
+  appender.open()
   ctx.on('dispose', () => appender.close())
   const redact = createRedactor(config.redact.map(userPattern))
   const clock = isoClock()

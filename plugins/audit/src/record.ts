@@ -1,7 +1,8 @@
 /**
  * Builds the audit record of one finished call from what the kernel hands every observer: the
- * call (`exec`), its frozen result and the pre-execute decision seen on the way in. Pure; the
- * record's arguments are redacted and long strings cut, its sizes are of the originals.
+ * call (`exec`), its frozen result and the pre-execute decision seen on the way in. Pure; every
+ * string of the record that comes from the call or its result (id, name, agent, parent, code and
+ * the arguments, keys included) is redacted and, when long, cut; its sizes are of the originals.
  */
 import { codeOf, type Json, type PreToolDecision, type ToolExec, type ToolExecutionResult } from '@rein/kernel'
 import { mapParts } from './map-parts.js'
@@ -65,19 +66,20 @@ export function auditRecord(
   exec: ToolExec, result: ToolExecutionResult, decision: PreToolDecision['kind'] | undefined, options: RecordOptions,
 ): AuditRecord {
   const meta = result.meta ?? {}
+  const clean = <T>(value: T): T => cut(options.redact(value), options.maxStringLength) as T
   return {
     ts: options.iso ? options.iso(options.now) : new Date(options.now).toISOString(),
-    id: exec.id,
-    name: exec.name,
+    id: clean(exec.id),
+    name: clean(exec.name),
     turn: exec.turn,
     step: exec.step,
     index: exec.index,
-    agent: exec.agent,
-    parent: exec.parent,
-    arguments: cut(options.redact(exec.arguments), options.maxStringLength),
+    agent: clean(exec.agent),
+    parent: clean(exec.parent),
+    arguments: clean(exec.arguments),
     decision: decision ?? null,
     isError: result.isError,
-    code: codeOf(result),
+    code: clean(codeOf(result)),
     durationMs: Math.max(0, options.now - exec.startedAt),
     argBytes: Buffer.byteLength(JSON.stringify(exec.arguments), 'utf8'),
     resultBytes: contentBytes(result),
@@ -95,18 +97,21 @@ function contentBytes(result: ToolExecutionResult): number {
 }
 
 /**
- * Cuts every string longer than `max` characters (never inside a surrogate pair); 0 = no limit.
+ * Cuts every string longer than `max` characters (never inside a surrogate pair), object keys
+ * included; 0 = no limit.
  * The input is never modified; a part with nothing to cut is returned as it is, not copied.
  */
 export function cut(value: unknown, max: number): unknown {
   if (max <= 0) return value
-  if (typeof value === 'string') {
-    if (value.length <= max) return value
-    let end = max
-    const code = value.charCodeAt(end - 1)
-    if (code >= 0xd800 && code <= 0xdbff) end--
-    return `${value.slice(0, end)}…[${value.length - end} more chars]`
-  }
+  if (typeof value === 'string') return cutText(value, max)
   if (typeof value !== 'object' || value === null) return value as Json
-  return mapParts(value, (inner) => cut(inner, max))
+  return mapParts(value, (inner) => cut(inner, max), (key) => cutText(key, max))
+}
+
+function cutText(value: string, max: number): string {
+  if (value.length <= max) return value
+  let end = max
+  const code = value.charCodeAt(end - 1)
+  if (code >= 0xd800 && code <= 0xdbff) end--
+  return `${value.slice(0, end)}…[${value.length - end} more chars]`
 }

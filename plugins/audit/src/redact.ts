@@ -10,11 +10,21 @@ import { mapParts } from './map-parts.js'
 /** Replaces a redacted secret. */
 export const REDACTED = '[REDACTED]'
 
-/** A secret pattern and what replaces each match. */
+/** A secret pattern and what replaces each match (a `String.replace` replacement: a string, or a function of the match and its groups). */
 export interface SecretPattern {
   name: string
   pattern: RegExp
-  replacement: string
+  replacement: string | ((match: string, ...groups: string[]) => string)
+}
+
+// A secret glued to the end of a name (`MY_KEY_sk-…`, `token=ghp_…`) still counts: a pattern
+// may start after anything but a letter or digit (where `\b` would also refuse `_`).
+const START = '(?<![A-Za-z0-9])'
+
+/** `Basic <base64>` is redacted when the base64 decodes to `user:password` (so `Basic settings` stays). */
+function basicCredentials(match: string, scheme: string, token: string): string {
+  const decoded = Buffer.from(token, 'base64').toString('latin1')
+  return /^[\x20-\x7e]*:[\x20-\x7e]*$/.test(decoded) ? `${scheme} ${REDACTED}` : match
 }
 
 /** Common secrets, always redacted. Private key blocks go first, before anything inside them matches. */
@@ -24,10 +34,13 @@ export const BUILT_IN_PATTERNS: readonly SecretPattern[] = [
     pattern: /-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----[\s\S]*?(?:-----END [A-Z0-9 ]*PRIVATE KEY-----|$)/g,
     replacement: '[REDACTED PRIVATE KEY]',
   },
-  { name: 'Bearer token', pattern: /\b(Bearer)\s+[A-Za-z0-9\-._~+/]{8,}=*/gi, replacement: `$1 ${REDACTED}` },
-  { name: 'sk- API key', pattern: /\bsk-[A-Za-z0-9_-]{16,}/g, replacement: REDACTED },
-  { name: 'AWS access key id', pattern: /\b(?:AKIA|ASIA)[0-9A-Z]{16}\b/g, replacement: REDACTED },
-  { name: 'GitHub token', pattern: /\b(?:gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,})/g, replacement: REDACTED },
+  { name: 'Bearer token', pattern: new RegExp(`${START}(Bearer)\\s+[A-Za-z0-9\\-._~+/]{8,}=*`, 'gi'), replacement: `$1 ${REDACTED}` },
+  { name: 'Basic credentials', pattern: new RegExp(`${START}(Basic)\\s+([A-Za-z0-9+/]{4,}={0,2})`, 'gi'), replacement: basicCredentials },
+  { name: 'URL user and password', pattern: /([a-z][a-z0-9+.-]*:\/\/)[^\s/?#@:]*:[^\s/?#@]*@/gi, replacement: `$1${REDACTED}@` },
+  { name: 'sk- API key', pattern: new RegExp(`${START}sk-[A-Za-z0-9_-]{16,}`, 'g'), replacement: REDACTED },
+  // An AWS key id glued after lower-case letters (`idAKIA…`) counts too; only upper-case letters and digits around it do not.
+  { name: 'AWS access key id', pattern: /(?<![0-9A-Z])(?:AKIA|ASIA)[0-9A-Z]{16}(?![0-9A-Z])/g, replacement: REDACTED },
+  { name: 'GitHub token', pattern: new RegExp(`${START}(?:gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,})`, 'g'), replacement: REDACTED },
 ]
 
 /** Compiles a configured pattern source (global flag added). Throws the RegExp SyntaxError. */
@@ -43,7 +56,7 @@ export function createRedactor(extra: readonly SecretPattern[] = []): (value: un
     let out = input
     for (const { pattern, replacement } of MAY_MATCH_BUILT_IN.test(input) ? patterns : extra) {
       pattern.lastIndex = 0
-      out = out.replace(pattern, replacement)
+      out = typeof replacement === 'string' ? out.replace(pattern, replacement) : out.replace(pattern, replacement)
     }
     return out
   }
@@ -60,4 +73,4 @@ export function createRedactor(extra: readonly SecretPattern[] = []): (value: un
  * parts; case is ignored, which only widens it). A string it does not match is left to the
  * configured patterns alone. Keep it in step with `BUILT_IN_PATTERNS`: a test checks both.
  */
-export const MAY_MATCH_BUILT_IN = /-----BEGIN |bearer|sk-|AKIA|ASIA|gh[pousr]_|github_pat_/i
+export const MAY_MATCH_BUILT_IN = /-----BEGIN |bearer|basic|:\/\/|sk-|AKIA|ASIA|gh[pousr]_|github_pat_/i

@@ -12,9 +12,11 @@
  * that second land in the rotated file, and none is dropped unless the file was deleted. The
  * parent directory is created (0700) on first use, the file 0600. A failure never throws and
  * never holds a result back: the first is reported through `warn`, later ones are silent, and
- * every later line is attempted.
+ * every later line is attempted. A write is repeated until every byte is out; one that stops
+ * short and then fails (a file size limit, a full disk) is cut back off the file, so no torn
+ * line is left for the next to be glued to.
  */
-import { closeSync, fstatSync, statSync, writeSync } from 'node:fs'
+import { closeSync, fstatSync, ftruncateSync, statSync, writeSync } from 'node:fs'
 import { dirname } from 'node:path'
 import { makePrivateDirSync, openPrivateForAppendSync } from './private-file.js'
 
@@ -23,6 +25,8 @@ const RECHECK_MS = 1000
 
 /** An appender: `append(line)`, `written()` and `close()`. */
 export interface Appender {
+  /** Opens the file now (made and checked as every open is), throwing what is wrong with it. */
+  open(): void
   append(line: string): void
   /** The promise that every line appended so far is written (or failed to be); undefined when none is pending. */
   written(): Promise<void> | undefined
@@ -75,7 +79,7 @@ export function createAppender(file: string, warn: (message: string) => void, no
   }
   const write = (text: string) => {
     try {
-      writeSync(descriptor(), text)
+      writeAll(descriptor(), text)
     } catch (error) {
       close()
       if (warned) return
@@ -87,6 +91,9 @@ export function createAppender(file: string, warn: (message: string) => void, no
     }
   }
   return {
+    open() {
+      descriptor()
+    },
     append(line) {
       if (pending.push(line) === 1) process.nextTick(flush)
     },
@@ -98,5 +105,30 @@ export function createAppender(file: string, warn: (message: string) => void, no
       flush()
       close()
     },
+  }
+}
+
+/**
+ * Writes all of `text` at the end of the file behind `fd` (opened O_APPEND). When a write
+ * fails after some of the bytes went out, those bytes are cut off again (the file is truncated
+ * by as many bytes as were written, assuming no other writer appended since) and the error is
+ * thrown.
+ */
+function writeAll(fd: number, text: string): void {
+  const bytes = Buffer.from(text, 'utf8')
+  let done = 0
+  try {
+    while (done < bytes.length) {
+      const wrote = writeSync(fd, bytes, done, bytes.length - done)
+      if (wrote <= 0) throw new Error(`the write stopped after ${done} of ${bytes.length} bytes`)
+      done += wrote
+    }
+  } catch (error) {
+    if (done > 0) {
+      try {
+        ftruncateSync(fd, Math.max(0, fstatSync(fd).size - done))
+      } catch { /* nothing more can be done; the warning still goes out */ }
+    }
+    throw error
   }
 }

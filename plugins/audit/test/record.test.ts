@@ -26,7 +26,34 @@ describe('auditRecord', () => {
   })
 })
 
+describe('auditRecord on model- and tool-supplied strings', () => {
+  const GH = `ghp_${'A'.repeat(36)}`
+  const SK = 'sk-proj-ABCDEFGHIJKLMNOPQRSTUV'
+
+  it('redacts every string field, not only the arguments: id, name, agent, parent and code', () => {
+    const call: ToolExec = { ...exec({}), id: `id-${GH}`, name: SK, agent: `agent-${GH}`, parent: `parent ${SK}` }
+    const record = auditRecord(call, failure(GH, 'boom'), undefined, options)
+    expect(record).toMatchObject({
+      id: 'id-[REDACTED]', name: '[REDACTED]', agent: 'agent-[REDACTED]', parent: 'parent [REDACTED]', code: '[REDACTED]',
+    })
+    expect(JSON.stringify(record)).not.toMatch(/ghp_|sk-proj/)
+  })
+
+  it('cuts long id, name, agent, parent and code like argument strings', () => {
+    const long = 'x'.repeat(10)
+    const call: ToolExec = { ...exec({}), id: long, name: long, agent: long, parent: long }
+    const record = auditRecord(call, failure(long, 'boom'), undefined, { ...options, maxStringLength: 4 })
+    for (const field of ['id', 'name', 'agent', 'parent', 'code'] as const) expect(record[field]).toBe('xxxx…[6 more chars]')
+  })
+})
+
 describe('cut', () => {
+  it('cuts long object keys too, at any depth', () => {
+    expect(cut({ ['k'.repeat(10)]: { ['j'.repeat(6)]: 'v' }, ok: 1 }, 4))
+      .toEqual({ 'kkkk…[6 more chars]': { 'jjjj…[2 more chars]': 'v' }, ok: 1 })
+  })
+
+
   it('cuts long strings with the exact count of what was left out, never inside a surrogate pair', () => {
     expect(cut({ a: 'abcdef', b: ['xy'] }, 4)).toEqual({ a: 'abcd…[2 more chars]', b: ['xy'] })
     expect(cut('ab😀', 3)).toBe('ab…[2 more chars]')

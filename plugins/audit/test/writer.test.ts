@@ -10,6 +10,7 @@ const stops: (() => void)[] = []
 afterEach(() => {
   stops.splice(0).forEach((stop) => stop())
   vi.restoreAllMocks()
+  vi.useRealTimers()
 })
 
 /** Runs `body` with the process umask set to `mask`, restoring it afterwards. */
@@ -56,21 +57,26 @@ describe('the audit file', () => {
     expect(await readLines(file)).toMatchObject([{ id: 'a' }])
   })
 
-  it('reports a write failure once and never fails a call', async () => {
+  it('reports a write failure after the start once and never fails a call', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] })
     const dir = await tempDir()
-    await writeFile(join(dir, 'blocker'), 'a file, not a directory')
+    const file = join(dir, 'audit.jsonl')
     const ctx = await kernelContext()
     registerTools(ctx)
     const log = captureWarnings('audit', ctx)
     stops.push(log.stop)
-    ctx.plugin(audit, { file: join(dir, 'blocker', 'audit.jsonl') })
+    ctx.plugin(audit, { file })
     await ctx.start()
+    // Rotated away, and a folder put in its place: the reopen after the next check fails.
+    renameSync(file, join(dir, 'audit.jsonl.1'))
+    mkdirSync(file)
+    vi.setSystemTime(Date.now() + 1000)
     for (const id of ['a', 'b', 'c']) {
       const result = await ctx.tools.execute({ id, name: 'echo', arguments: { text: id } })
       expect(result).toMatchObject({ isError: false, value: id })
     }
     expect(log.warnings).toHaveLength(1)
-    expect(log.warnings[0]).toContain(`cannot append to the audit file ${join(dir, 'blocker', 'audit.jsonl')}`)
+    expect(log.warnings[0]).toContain(`cannot append to the audit file ${file}: the audit file ${file} is a folder`)
     expect(log.warnings[0]).toContain('reported once')
   })
 
