@@ -29,12 +29,18 @@ interface Flight {
 
 const ABORTED_WHILE_WAITING = Symbol('aborted while waiting')
 
-/** Builds the handler and its private store. `definitionOf` looks a tool up at call time. */
-export function cacheHandler(config: Config, deps: CacheDeps, definitionOf: (name: string) => ToolDefinition | undefined): ExecuteHandler {
+/** The cache's handler; `dispose()` clears its timers when the plugin is disposed. */
+export type CacheHandler = ExecuteHandler & { dispose(): void }
+
+/**
+ * Builds the handler and its private store. `definitionOf` looks a tool up at call time.
+ * A write returned abandoned (its body may still run) stays counted as running for `ttlMs`.
+ */
+export function cacheHandler(config: Config, deps: CacheDeps, definitionOf: (name: string) => ToolDefinition | undefined): CacheHandler {
   const store = new TtlLru<ToolExecutionResult>(config.maxEntries, config.ttlMs, deps.now)
   const flights = new Map<string, Flight>()
   // A write makes every stored result and every run already under way possibly stale.
-  const writes = new Writes(() => { store.clear(); flights.clear() })
+  const writes = new Writes(() => { store.clear(); flights.clear() }, config.ttlMs)
   const pure = new Set(config.pure)
 
   const cached = async (exec: ToolExec, next: () => Promise<ToolExecutionResult>): Promise<ToolExecutionResult> => {
@@ -68,10 +74,11 @@ export function cacheHandler(config: Config, deps: CacheDeps, definitionOf: (nam
     return result
   }
   // Most calls are of tools that are not idempotent: they pass through without an async frame.
-  return (exec, next) => {
+  const handler: ExecuteHandler = (exec, next) => {
     if (definitionOf(exec.name)?.idempotent === true) return cached(exec, next)
     return config.invalidateOn === 'write' && !pure.has(exec.name) ? writes.around(next) : next()
   }
+  return Object.assign(handler, { dispose: () => writes.dispose() })
 }
 
 /** The inner result, or a marker when `signal` aborts first. Leaves no listener behind. */

@@ -11,10 +11,10 @@ import { cacheHandler, type CacheDeps } from './cache.js'
 
 export { Config }
 export type { ConfigInput, InvalidateOn } from './config.js'
-export { cacheHandler, type CacheDeps } from './cache.js'
+export { cacheHandler, type CacheDeps, type CacheHandler } from './cache.js'
 export { cacheKey, canonicalJson } from './key.js'
 export { TtlLru } from './store.js'
-export { Writes } from './writes.js'
+export { ABANDONED_NAMES, isAbandoned, Writes } from './writes.js'
 
 /** The cordis plugin name. */
 export const name = 'cache'
@@ -34,7 +34,9 @@ export function createCache(deps: Partial<CacheDeps> = {}) {
       // Taken once: every access through ctx costs tens of microseconds (cordis' tracing
       // proxies), and the plugin restarts if the kernel's service is ever replaced.
       const definitionOf = ctx.tools.get
-      ctx.on('tools/execute', cacheHandler(config, resolved, definitionOf))
+      const handler = cacheHandler(config, resolved, definitionOf)
+      ctx.on('tools/execute', handler)
+      ctx.on('dispose', () => handler.dispose())
     },
   }
 }

@@ -2,7 +2,8 @@
  * Cache keys. Two calls share a key exactly when they name the same tool and their arguments
  * are the same JSON value: object keys are sorted at every depth, so `{a,b}` and `{b,a}` meet.
  * Arguments reaching `tools/execute` are already a lossless JSON snapshot (no undefined, no
- * NaN, no cycles), which is what makes this canonical form exact.
+ * NaN, no cycles), which is what makes this canonical form exact. `-0` is written `-0`, so it
+ * never meets `0` (a tool may tell them apart).
  */
 
 /** JSON text of `value` with object keys sorted (by UTF-16 code units) at every depth. */
@@ -13,6 +14,8 @@ export function canonicalJson(value: unknown): string {
     const members = Object.keys(object).sort().map((key) => `${JSON.stringify(key)}:${canonicalJson(object[key])}`)
     return `{${members.join(',')}}`
   }
+  // JSON.stringify writes -0 as 0; `-0` is valid JSON and keeps the two apart.
+  if (Object.is(value, -0)) return '-0'
   return JSON.stringify(value)
 }
 

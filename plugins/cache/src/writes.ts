@@ -2,16 +2,42 @@
  * Tracks the calls that may change the world (every call of a tool not marked `idempotent`,
  * unless configured as `pure`). Guarantees: `onStart` runs before such a call's inner layers
  * do, and a run that overlapped such a call in any way is never reported `quiet`, so a result
- * that may predate a write is never stored. No timers, no global state: one per plugin instance.
+ * that may predate a write is never stored. A write whose result was returned while its body
+ * may still run (`isAbandoned`) is not over: it invalidates again and stays counted as running
+ * for `holdMs` more (one unref'd timer, cleared by `dispose`). One per plugin instance.
  */
+import { ABORTED_BEFORE_DISPATCH, type ToolExecutionResult } from '@rein/kernel'
+
+/** `error.info.name` values of a result returned without waiting for the body to settle. */
+export const ABANDONED_NAMES: ReadonlySet<string> = new Set(['ToolTimeoutAbandoned', 'Abandoned'])
+
+/** The longest delay a Node timer honours; a longer hold is waited out in steps. */
+const MAX_TIMER_MS = 2_147_483_647
+
+/**
+ * Whether `value` is a result given up on while its body may still run: `info.name` is
+ * `ToolTimeoutAbandoned` or `Abandoned`, unless the body never started (`ABORTED_BEFORE_DISPATCH`).
+ */
+export function isAbandoned(value: unknown): boolean {
+  if (value === null || typeof value !== 'object') return false
+  const result = value as ToolExecutionResult
+  if (!result.isError) return false
+  const info = result.error?.info
+  return info?.name !== undefined && ABANDONED_NAMES.has(info.name) && info.code !== ABORTED_BEFORE_DISPATCH
+}
 
 /** Counts writes: the generation moves when one starts and again when it ends. */
 export class Writes {
   private generation = 0
   private running = 0
+  private readonly holds = new Set<ReturnType<typeof setTimeout>>()
 
-  /** `onStart` runs synchronously as each write begins (the cache clears itself there). */
-  constructor(private readonly onStart: () => void) {}
+  /**
+   * `onStart` runs synchronously as each write begins (the cache clears itself there), and
+   * again when a write comes back abandoned. `holdMs`: how long an abandoned write stays
+   * counted as running after its result (the cache's `ttlMs`).
+   */
+  constructor(private readonly onStart: () => void, private readonly holdMs = 0) {}
 
   /** Taken when a run begins; pass it to `quietSince` when the run ends. */
   mark(): number {
@@ -23,7 +49,10 @@ export class Writes {
     return this.running === 0 && this.generation === mark
   }
 
-  /** Runs `body` as a write: `onStart` first, then the body; counted until it settles. */
+  /**
+   * Runs `body` as a write: `onStart` first, then the body; counted until it settles, or,
+   * when its result is abandoned, until `holdMs` after that.
+   */
   around<T>(body: () => Promise<T>): Promise<T> {
     this.generation++
     this.running++
@@ -36,7 +65,38 @@ export class Writes {
       return Promise.reject(error)
     }
     // A `then`, not an async function: this runs for every call of every non-idempotent tool.
-    return running.then((value) => { this.ended(); return value }, (error: unknown) => { this.ended(); throw error })
+    return running.then((value) => {
+      if (isAbandoned(value)) this.abandoned()
+      else this.ended()
+      return value
+    }, (error: unknown) => { this.ended(); throw error })
+  }
+
+  /** Clears the hold timers. The writes they hold stay counted: nothing is stored after this. */
+  dispose(): void {
+    for (const timer of this.holds) clearTimeout(timer)
+    this.holds.clear()
+  }
+
+  /** The body may still be writing: invalidate what was read meanwhile, and hold the count. */
+  private abandoned(): void {
+    this.generation++
+    this.onStart()
+    this.hold(this.holdMs)
+  }
+
+  private hold(ms: number): void {
+    if (ms <= 0) {
+      this.ended()
+      return
+    }
+    const step = Math.min(ms, MAX_TIMER_MS)
+    const timer = setTimeout(() => {
+      this.holds.delete(timer)
+      this.hold(ms - step)
+    }, step)
+    timer.unref?.()
+    this.holds.add(timer)
   }
 
   private ended(): void {

@@ -1,9 +1,11 @@
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { TOOL_DENIED, defineTool, type ToolExecutionResult } from '@rein/kernel'
+import { Context } from 'cordis'
+import * as kernel from '@rein/kernel'
+import { TOOL_DENIED, TOOL_TIMEOUT, defineTool, failure, type ToolExecutionResult } from '@rein/kernel'
 import { describe, expect, it, onTestFinished } from 'vitest'
-import type { ConfigInput } from '../src/index.js'
+import { createCache, type ConfigInput } from '../src/index.js'
 import { counted, harness, held, summary } from './helpers.js'
 
 const valueOf = (result: ToolExecutionResult) => result.isError ? result.error.info?.code : result.value
@@ -138,5 +140,58 @@ describe("invalidateOn: 'never'", () => {
     await f.call('write_file', { path: 'a', text: 'new a' })
     const again = await f.readA()
     expect([valueOf(again), summary(again), f.state.reads, f.state.writes]).toEqual(['old a', ['OK', true, undefined], 1, 3])
+  })
+})
+
+describe('a write whose result is abandoned while its body still runs', () => {
+  /** Cache outside a layer that, like timeout-policy, gives up on `write_file` as soon as its body starts. */
+  async function abandoning(name: string) {
+    const disk = { text: 'v1', reads: 0 }
+    let land = () => {}
+    const landed = new Promise<void>((resolve) => { land = resolve })
+    let release = () => {}
+    const write = defineTool({
+      name: 'write_file', description: 'writes late', parameters: { type: 'object' },
+      execute: () => new Promise<string>((resolve) => { release = () => { disk.text = 'v2'; land(); resolve('ok') } }),
+    })
+    const read = defineTool({
+      name: 'read_file', description: 'reads', parameters: { type: 'object' }, idempotent: true,
+      execute: () => { disk.reads++; return disk.text },
+    })
+    const ctx = new Context()
+    ctx.plugin(kernel)
+    const fork = ctx.plugin(createCache(), { ttlMs: 60_000 })
+    ctx.plugin({ name: 'gives-up', inject: ['tools'], apply: (ctx: Context) => ctx.on('tools/execute', (exec, next) => {
+      if (exec.name !== 'write_file') return next()
+      void next()
+      return Promise.resolve(failure(TOOL_TIMEOUT, 'gave up', name))
+    }) })
+    ctx.plugin({ name: 'tools-under-test', inject: ['tools'], apply: (ctx: Context) => { ctx.tools.register(write); ctx.tools.register(read) } })
+    await ctx.start()
+    let n = 0
+    const call = (tool: string) => ctx.tools.execute({ id: `c${++n}`, name: tool, arguments: {} })
+    return { disk, call, fork, landed, release: () => release() }
+  }
+
+  it.each(['ToolTimeoutAbandoned', 'Abandoned'])('never serves a read taken before the write landed (info.name %s)', async (name) => {
+    const w = await abandoning(name)
+    expect(summary(await w.call('write_file'))).toEqual([TOOL_TIMEOUT, undefined, undefined])
+    expect(valueOf(await w.call('read_file'))).toBe('v1')
+    w.release()
+    await w.landed
+    const after = await w.call('read_file')
+    expect([valueOf(after), summary(after)]).toEqual(['v2', ['OK', undefined, undefined]])
+    w.fork.dispose()
+  })
+
+  it('stores nothing while the write is held, even after it landed', async () => {
+    const w = await abandoning('ToolTimeoutAbandoned')
+    await w.call('write_file')
+    w.release()
+    await w.landed
+    await w.call('read_file')
+    const again = await w.call('read_file')
+    expect([summary(again), w.disk.reads]).toEqual([['OK', undefined, undefined], 2])
+    w.fork.dispose()
   })
 })

@@ -34,6 +34,13 @@ describe('canonicalJson', () => {
 })
 
 describe('cacheKey', () => {
+  it('keeps -0 apart from 0, at any depth, and parses back to -0', () => {
+    expect(canonicalJson(-0)).toBe('-0')
+    expect(cacheKey('fmt', { x: -0 })).not.toBe(cacheKey('fmt', { x: 0 }))
+    expect(cacheKey('fmt', [[-0]])).not.toBe(cacheKey('fmt', [[0]]))
+    expect(Object.is(JSON.parse(canonicalJson({ x: -0 })).x, -0)).toBe(true)
+  })
+
   it('separates tools and arguments unambiguously', () => {
     expect(cacheKey('a', { x: 1 })).not.toBe(cacheKey('b', { x: 1 }))
     expect(cacheKey('a', { x: 1 })).toBe(cacheKey('a', { x: 1 }))

@@ -1,5 +1,8 @@
-import { describe, expect, it } from 'vitest'
-import { Writes } from '../src/writes.js'
+import { ABORTED, ABORTED_BEFORE_DISPATCH, TOOL_TIMEOUT, failure } from '@rein/kernel'
+import { afterEach, describe, expect, it, vi } from 'vitest'
+import { Writes, isAbandoned } from '../src/writes.js'
+
+afterEach(() => { vi.useRealTimers() })
 
 /** A write whose end the test decides. */
 function gate() {
@@ -34,5 +37,43 @@ describe('Writes', () => {
     const before = writes.mark()
     await expect(writes.around(() => Promise.reject(new Error('disk full')))).rejects.toThrow('disk full')
     expect([writes.quietSince(before), writes.quietSince(writes.mark())]).toEqual([false, true])
+  })
+
+  it('keeps a write whose result is abandoned running for holdMs, invalidating again as it returns', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] })
+    let starts = 0
+    const writes = new Writes(() => { starts++ }, 60_000)
+    const before = writes.mark()
+    await writes.around(async () => failure(TOOL_TIMEOUT, 'timed out', 'ToolTimeoutAbandoned'))
+    const after = writes.mark()
+    expect([starts, writes.quietSince(after), vi.getTimerCount()]).toEqual([2, false, 1])
+    await vi.advanceTimersByTimeAsync(60_000)
+    expect([writes.quietSince(after), writes.quietSince(before), writes.quietSince(writes.mark()), vi.getTimerCount()])
+      .toEqual([false, false, true, 0])
+  })
+
+  it('clears its hold timers on dispose', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] })
+    const writes = new Writes(() => {}, 60_000)
+    await writes.around(async () => failure(ABORTED, 'aborted', 'Abandoned'))
+    expect(vi.getTimerCount()).toBe(1)
+    writes.dispose()
+    expect(vi.getTimerCount()).toBe(0)
+  })
+})
+
+describe('isAbandoned', () => {
+  it('is true only for a result given up on after its body started', () => {
+    expect([
+      failure(TOOL_TIMEOUT, 'x', 'ToolTimeoutAbandoned'),
+      failure(ABORTED, 'x', 'ToolTimeoutAbandoned'),
+      failure(ABORTED, 'x', 'Abandoned'),
+      failure(ABORTED_BEFORE_DISPATCH, 'x', 'Abandoned'),
+      failure(TOOL_TIMEOUT, 'x'),
+      failure(ABORTED, 'x'),
+      { isError: false, content: [] },
+      'ok',
+      undefined,
+    ].map(isAbandoned)).toEqual([true, true, true, false, false, false, false, false, false])
   })
 })

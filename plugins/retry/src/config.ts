@@ -19,6 +19,9 @@ export interface Config {
   retryHttp: boolean
 }
 
+/** The longest delay a Node timer honours; a longer one would fire after 1 ms. */
+export const MAX_TIMER_MS = 2_147_483_647
+
 /** What a user may write: every key is optional, the schema fills in the defaults. */
 export type ConfigInput = Partial<Config>
 
@@ -36,9 +39,9 @@ const retryOn = Schema.transform(Schema.array(Schema.string()), (codes: string[]
 export const Config: Schema<ConfigInput | undefined, Config> = Schema.object({
   maxAttempts: Schema.natural().min(1).default(3)
     .description('Attempts in all, the first one included; 1 turns retrying off.'),
-  baseDelayMs: Schema.natural().default(200)
+  baseDelayMs: Schema.natural().max(MAX_TIMER_MS).default(200)
     .description('Backoff cap (ms) of the first retry; doubles for each further retry.'),
-  maxDelayMs: Schema.natural().default(10_000)
+  maxDelayMs: Schema.natural().max(MAX_TIMER_MS).default(10_000)
     .description('No backoff sleep (ms) is longer than this.'),
   retryOn: retryOn.default([...DEFAULT_RETRY_ON])
     .description('error.info.code values that are retried.'),

@@ -22,10 +22,18 @@ export interface RetryDeps {
 /** Real timers and `Math.random`: what the module's own plugin uses. */
 export const defaultDeps: RetryDeps = { sleep: abortableSleep, random: Math.random }
 
-/** Whether `result` is a failure this config retries. */
+/** `error.info.name` values of a result returned while the tool body may still be running. */
+export const ABANDONED_NAMES: ReadonlySet<string> = new Set(['ToolTimeoutAbandoned', 'Abandoned'])
+
+/**
+ * Whether `result` is a failure this config retries. Never one whose body was given up on
+ * and may still be running (`ABANDONED_NAMES`): a retry would run a second copy alongside it.
+ */
 export function isRetryable(result: ToolExecutionResult, config: Pick<Config, 'retryOn' | 'retryHttp'>): boolean {
   const code = codeOf(result)
   if (code === undefined || NEVER_RETRIED.has(code)) return false
+  const name = result.isError ? result.error.info?.name : undefined
+  if (name !== undefined && ABANDONED_NAMES.has(name)) return false
   return config.retryOn.includes(code) || (config.retryHttp && TRANSIENT_HTTP_CODES.has(code))
 }
 

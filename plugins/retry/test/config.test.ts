@@ -23,6 +23,8 @@ describe('the config', () => {
     [{ maxAttempts: 0 }, '$.maxAttempts expected number >= 1 but got 0'],
     [{ baseDelayMs: -5 }, '$.baseDelayMs expected number >= 0 but got -5'],
     [{ maxDelayMs: 'long' }, '$.maxDelayMs expected number but got long'],
+    [{ baseDelayMs: 2_147_483_648 }, '$.baseDelayMs expected number <= 2147483647 but got 2147483648'],
+    [{ maxDelayMs: 3_000_000_000 }, '$.maxDelayMs expected number <= 2147483647 but got 3000000000'],
     [{ retryOn: 'TOOL_TIMEOUT' }, '$.retryOn expected array but got TOOL_TIMEOUT'],
     [{ retryOn: ['TOOL_TIMEOUT', 'ABORTED'] },
       '$.retryOn lists "ABORTED", which is never retried (the call was stopped, refused or is invalid): remove it'],

@@ -1,4 +1,4 @@
-import { ABORTED, INVALID_ARGS, TOOL_DENIED, TOOL_FAILED, failure, type ToolExec } from '@rein/kernel'
+import { ABORTED, INVALID_ARGS, TOOL_DENIED, TOOL_FAILED, defineTool, failure, type ToolExec } from '@rein/kernel'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { Context } from 'cordis'
 import * as kernel from '@rein/kernel'
@@ -51,6 +51,38 @@ describe('which calls are retried', () => {
     const off = flaky(['HTTP_503'])
     const ctx2 = await harness({ retryHttp: false }, [off.definition], recordingSleep())
     expect([summary(await ctx2.tools.execute(call())), off.state.runs]).toEqual([['HTTP_503', 1], 1])
+  })
+
+  it.each(['ToolTimeoutAbandoned', 'Abandoned'])('never retries a result whose body still runs (info.name %s)', async (abandoned) => {
+    let runs = 0
+    let finish = () => {}
+    const definition = defineTool({
+      name: 'slow', description: 'runs on', parameters: { type: 'object' }, idempotent: true,
+      execute: () => { runs++; return new Promise<string>((resolve) => { finish = () => resolve('ok') }) },
+    })
+    // Inside retry: starts the body, then gives up on it at once, as timeout-policy does.
+    const giveUp = {
+      name: 'gives-up', inject: ['tools'],
+      apply: (ctx: Context) => ctx.on('tools/execute', (_exec: ToolExec, next: () => Promise<unknown>) => {
+        void next()
+        return Promise.resolve(failure('TOOL_TIMEOUT', 'timed out', abandoned))
+      }),
+    }
+    const ctx = new Context()
+    ctx.plugin(kernel)
+    ctx.plugin(retry.createRetry(recordingSleep()), { maxAttempts: 5 })
+    ctx.plugin(giveUp)
+    ctx.plugin({ name: 'tools-under-test', inject: ['tools'], apply: (ctx: Context) => ctx.tools.register(definition) })
+    await ctx.start()
+    const result = await ctx.tools.execute(call('slow'))
+    expect([summary(result), runs]).toEqual([['TOOL_TIMEOUT', 1], 1])
+    finish()
+  })
+
+  it('still retries a TOOL_TIMEOUT whose body has settled', () => {
+    const config = { retryOn: ['TOOL_TIMEOUT'], retryHttp: false }
+    expect([isRetryable(failure('TOOL_TIMEOUT', 'late'), config),
+      isRetryable(failure('TOOL_TIMEOUT', 'late', 'ToolTimeoutAbandoned'), config)]).toEqual([true, false])
   })
 
   it('never retries ABORTED, TOOL_DENIED or INVALID_ARGS, whatever retryOn holds', () => {

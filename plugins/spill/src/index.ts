@@ -53,11 +53,11 @@ function makeStore(config: SpillConfig): SpillStore | undefined {
 
 export { Config, capFor, type SpillConfig, type StoreKind } from './config.js'
 export { SpillCodes, SPILL_NOT_FOUND, SPILL_STORE_UNAVAILABLE } from './codes.js'
-export { SpillNotFoundError, READ_SPILLED, readSpilledHint, type SpillStore, type SpillMeta, type SavedSpill } from './store.js'
+export { SpillNotFoundError, READ_SPILLED, readSpilledHint, type ByteRange, type SpillStore, type SpillMeta, type SavedSpill } from './store.js'
 export { MemorySpillStore, memoryStore } from './memory-store.js'
 export { LocalSpillStore, localStore, type LocalStoreOptions } from './local-store.js'
 export { buildPreview, noticeText, smallestPreviewBytes, type Preview, type NoticeFacts } from './preview.js'
-export { sliceBytes, type ByteSlice } from './slice.js'
+export { sliceBytes, sliceWindow, windowEnd, type ByteSlice } from './slice.js'
 export { readSpilledTool, type ReadSpilledArgs, type SpilledSlice } from './read-tool.js'
 export { spillHandler, type SpillDeps } from './spill.js'
 export { BatchLedger, type BatchShare } from './batch.js'

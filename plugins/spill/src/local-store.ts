@@ -6,12 +6,12 @@
  */
 import { randomBytes } from 'node:crypto'
 import { rmSync } from 'node:fs'
-import { lstat, readFile, unlink } from 'node:fs/promises'
+import { lstat, open, readFile, unlink, type FileHandle } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { utf8Length } from '@rein/retention'
 import { makePrivateDir, makePrivateTempDir, writePrivateFile } from './private-fs.js'
-import { readSpilledHint, SpillNotFoundError, type SavedSpill, type SpillMeta, type SpillStore } from './store.js'
+import { readSpilledHint, SpillNotFoundError, type ByteRange, type SavedSpill, type SpillMeta, type SpillStore } from './store.js'
 
 /** The only locators this store issues or reads: `spill_` and 32 lowercase hex digits. */
 const LOCATOR = /^spill_[0-9a-f]{32}$/
@@ -45,15 +45,44 @@ export class LocalSpillStore implements SpillStore {
   }
 
   async read(locator: string): Promise<string> {
+    const path = await this.pathOf(locator)
+    try {
+      return await readFile(path, 'utf8')
+    } catch (error) {
+      throw notFound(error, locator)
+    }
+  }
+
+  /** Reads only the bytes [start, end) of the file (clipped to its size), and its size. */
+  async readRange(locator: string, start: number, end: number): Promise<ByteRange> {
+    const path = await this.pathOf(locator)
+    let file: FileHandle
+    try {
+      file = await open(path, 'r')
+    } catch (error) {
+      throw notFound(error, locator)
+    }
+    try {
+      const totalBytes = (await file.stat()).size
+      const from = Math.min(Math.max(start, 0), totalBytes)
+      const bytes = Buffer.alloc(Math.max(0, Math.min(end, totalBytes) - from))
+      let filled = 0
+      while (filled < bytes.length) {
+        const { bytesRead } = await file.read(bytes, filled, bytes.length - filled, from + filled)
+        if (bytesRead === 0) break
+        filled += bytesRead
+      }
+      return { bytes: bytes.subarray(0, filled), totalBytes }
+    } finally {
+      await file.close()
+    }
+  }
+
+  /** The file of a locator this store could have issued; rejects for any other. */
+  private async pathOf(locator: string): Promise<string> {
     if (typeof locator !== 'string' || !LOCATOR.test(locator)) throw new SpillNotFoundError(String(locator))
     if (this.options.dir === undefined && !this.ready) throw new SpillNotFoundError(locator)
-    const dir = await this.prepare()
-    try {
-      return await readFile(join(dir, `${locator}.txt`), 'utf8')
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw new SpillNotFoundError(locator)
-      throw error
-    }
+    return join(await this.prepare(), `${locator}.txt`)
   }
 
   async delete(locator: string): Promise<void> {
@@ -112,6 +141,11 @@ export class LocalSpillStore implements SpillStore {
     }
     return dir
   }
+}
+
+/** A missing file is a locator this store does not hold; any other error is passed on. */
+function notFound(error: unknown, locator: string): unknown {
+  return (error as NodeJS.ErrnoException).code === 'ENOENT' ? new SpillNotFoundError(locator) : error
 }
 
 /** Makes a local-files spill store. */

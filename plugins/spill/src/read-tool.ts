@@ -6,7 +6,7 @@
  */
 import { defineTool, type ToolDefinition } from '@rein/kernel'
 import { SPILL_STORE_UNAVAILABLE } from './codes.js'
-import { sliceBytes, type ByteSlice } from './slice.js'
+import { sliceBytes, sliceWindow, windowEnd, type ByteSlice } from './slice.js'
 import { READ_SPILLED, type SpillStore } from './store.js'
 
 export interface ReadSpilledArgs {
@@ -58,9 +58,16 @@ export function readSpilledTool(store: () => SpillStore | undefined, maxLimit: n
     async execute(args) {
       const current = store()
       if (!current) throw new StoreUnavailableError()
+      const offset = args.offset ?? 0
+      const limit = Math.min(args.limit ?? maxLimit, maxLimit)
+      if (current.readRange) {
+        // Only the page and the few bytes that place it on character boundaries.
+        const range = await current.readRange(args.locator, offset, windowEnd(offset, limit))
+        const windowStart = Math.min(offset, range.totalBytes)
+        return { locator: args.locator, ...sliceWindow(range.bytes, windowStart, range.totalBytes, offset, limit) }
+      }
       const text = await current.read(args.locator)
-      const slice = sliceBytes(text, args.offset ?? 0, Math.min(args.limit ?? maxLimit, maxLimit))
-      return { locator: args.locator, ...slice }
+      return { locator: args.locator, ...sliceBytes(text, offset, limit) }
     },
   })
 }

@@ -28,14 +28,34 @@ function isContinuation(byte: number | undefined): boolean {
  */
 export function sliceBytes(text: string, offset: number, limit: number): ByteSlice {
   const bytes = Buffer.from(text, 'utf8')
-  const total = bytes.length
+  return sliceWindow(bytes, 0, bytes.length, offset, limit)
+}
+
+/**
+ * Where the window `sliceWindow` needs for a read at `offset` ends (exclusive, before clipping
+ * to the text). A character is at most 4 bytes: the start moves forward at most 3 bytes, the
+ * end needs one byte past it to tell whether it is on a boundary, and a range smaller than its
+ * first character is widened to that character.
+ */
+export function windowEnd(offset: number, limit: number): number {
+  return offset + Math.max(limit, 3) + 4
+}
+
+/**
+ * `sliceBytes` over part of a text: `window` holds its bytes from `windowStart` on, and the
+ * text is `total` bytes long. The window must cover [min(offset, total), `windowEnd(offset,
+ * limit)`) clipped to the text.
+ */
+export function sliceWindow(window: Uint8Array, windowStart: number, total: number, offset: number, limit: number): ByteSlice {
+  const at = (index: number) => window[index - windowStart]
   let start = Math.min(offset, total)
-  while (start < total && isContinuation(bytes[start])) start++
+  while (start < total && isContinuation(at(start))) start++
   let end = Math.min(start + limit, total)
-  while (end > start && end < total && isContinuation(bytes[end])) end--
+  while (end > start && end < total && isContinuation(at(end))) end--
   if (end === start && start < total) {
     end = start + 1
-    while (end < total && isContinuation(bytes[end])) end++
+    while (end < total && isContinuation(at(end))) end++
   }
-  return { text: bytes.toString('utf8', start, end), offset: start, nextOffset: end, totalBytes: total, more: end < total }
+  const text = Buffer.from(window.buffer, window.byteOffset + start - windowStart, end - start).toString('utf8')
+  return { text, offset: start, nextOffset: end, totalBytes: total, more: end < total }
 }

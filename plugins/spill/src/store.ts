@@ -24,12 +24,26 @@ export interface SavedSpill {
   retrievalHint: string
 }
 
+/** Part of a saved output, as `readRange` returns it. */
+export interface ByteRange {
+  /** The bytes from `start` (clipped to the output) on. */
+  bytes: Uint8Array
+  /** The whole output's length in bytes. */
+  totalBytes: number
+}
+
 /** A place to keep whole outputs. Provided to other plugins as `ctx.spillStore`. */
 export interface SpillStore {
   /** Saves `text` whole and returns its locator. Rejects when it cannot (the plugin keeps the result inline). */
   save(text: string, meta: SpillMeta): Promise<SavedSpill>
   /** The exact text saved under `locator`. Rejects with a `SpillNotFoundError` for a locator it does not hold. */
   read(locator: string): Promise<string>
+  /**
+   * Optional: the bytes [start, end) of the UTF-8 text saved under `locator` (clipped to it)
+   * and its length in bytes. When a store has it, `read_spilled` reads only the page asked
+   * for, not the whole output. Rejects like `read`.
+   */
+  readRange?(locator: string, start: number, end: number): Promise<ByteRange>
   /** Optional: forgets one output. Reading it afterwards rejects with `SpillNotFoundError`. */
   delete?(locator: string): Promise<void>
   /** Optional: releases what the store holds when the plugin that made it is disposed. */

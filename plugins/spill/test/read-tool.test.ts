@@ -1,5 +1,6 @@
 import { utf8Length } from '@rein/retention'
 import { describe, expect, it } from 'vitest'
+import { LocalSpillStore } from '../src/local-store.js'
 import { memoryStore } from '../src/memory-store.js'
 import type { SpilledSlice } from '../src/read-tool.js'
 import type { ToolExecutionResult } from '@rein/kernel'
@@ -70,6 +71,32 @@ describe('read_spilled', () => {
     const { call } = await harness({ store: 'external', maxInlineBytes: 1500 }, (c) => { c.set('spillStore', shared) })
     const { locator } = await shared.save('from elsewhere', { tool: 't', callId: 'c' })
     expect(firstText(await call('read_spilled', { locator }))).toBe('from elsewhere')
+  })
+
+  it('reads only the page asked for (and a few bytes for boundaries) from a store that has readRange', async () => {
+    const ranges: number[] = []
+    const local = new LocalSpillStore()
+    const store = Object.assign(local, {
+      read: () => Promise.reject(new Error('read the whole output')),
+      readRange: (locator: string, start: number, end: number) => {
+        ranges.push(end - start)
+        return LocalSpillStore.prototype.readRange.call(local, locator, start, end)
+      },
+    })
+    const { call } = await harness({ store: 'external', maxInlineBytes: 1000 }, (c) => { c.set('spillStore', store) })
+    const text = Array.from({ length: 400 }, (_, i) => `${i}: ünïcödé 😀`).join('\n')
+    const { locator } = await store.save(text, { tool: 't', callId: 'c' })
+    let offset = 0
+    let out = ''
+    for (;;) {
+      const value = sliceOf(await call('read_spilled', { locator, offset, limit: 333 }))
+      out += value.text
+      if (!value.more) break
+      offset = value.nextOffset
+    }
+    await local.close()
+    expect(out).toBe(text)
+    expect(Math.max(...ranges)).toBeLessThanOrEqual(333 + 4)
   })
 
   it('may run in parallel and is marked idempotent', async () => {

@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { sliceBytes } from '../src/slice.js'
+import { sliceBytes, sliceWindow, windowEnd } from '../src/slice.js'
 
 describe('sliceBytes', () => {
   it('reads a byte range and says whether more remains', () => {
@@ -28,6 +28,17 @@ describe('sliceBytes', () => {
         offset = slice.nextOffset
       }
       expect(out).toBe(text)
+    }))
+  })
+})
+
+describe('sliceWindow', () => {
+  it('gives what sliceBytes gives, from only the bytes of the range and the few bytes windowEnd adds', () => {
+    fc.assert(fc.property(fc.string({ unit: 'binary', maxLength: 120 }), fc.integer({ min: 0, max: 500 }), fc.integer({ min: 1, max: 40 }), (text, offset, limit) => {
+      const bytes = Buffer.from(text, 'utf8')
+      const from = Math.min(offset, bytes.length)
+      const window = Uint8Array.from(bytes.subarray(from, Math.min(bytes.length, windowEnd(offset, limit))))
+      expect(sliceWindow(window, from, bytes.length, offset, limit)).toEqual(sliceBytes(text, offset, limit))
     }))
   })
 })

@@ -24,6 +24,9 @@ export interface Config {
   resetOnProgress: boolean
 }
 
+/** The longest delay a Node timer honours; a longer one would fire after 1 ms. */
+export const MAX_TIMER_MS = 2_147_483_647
+
 /** What a user may write: every key is optional, the schema fills in the defaults. */
 export type ConfigInput = Partial<Config>
 
@@ -31,7 +34,7 @@ export type ConfigInput = Partial<Config>
 export const Config: Schema<ConfigInput | undefined, Config> = Schema.object({
   defaultMs: Schema.natural().min(1).default(DEFAULT_TIMEOUT_MS)
     .description('Deadline (ms) for tools without an override or their own timeoutMs.'),
-  graceMs: Schema.natural().default(1000)
+  graceMs: Schema.natural().max(MAX_TIMER_MS).default(1000)
     .description('How long (ms) to wait for a tool after its signal aborted before giving up on it.'),
   tools: Schema.dict(Schema.natural().min(1)).default({})
     .description('Deadline (ms) per tool name; wins over the tool definition\'s timeoutMs.'),

@@ -9,23 +9,24 @@ import {
   ABORTED, Messages, TOOL_TIMEOUT, failure,
   type ExecuteHandler, type ToolDefinition, type ToolExecutionResult,
 } from '@rein/kernel'
-import type { Config } from './config.js'
+import { MAX_TIMER_MS, type Config } from './config.js'
 import { DeadlineGroups } from './groups.js'
 import { CallWatch, type Cause, type Watch } from './watch.js'
 
 /** `error.info.name` of a result returned without waiting any longer for the tool. */
 export const ABANDONED = 'ToolTimeoutAbandoned'
 
-/** The longest delay `setTimeout` honours; a longer deadline is treated as none. */
-const MAX_TIMER_MS = 2_147_483_647
-
 /**
  * The deadline of one call: the config override, else the definition's `timeoutMs`, else
- * `defaultMs`. Undefined (no deadline) only for a value past what a timer can hold.
+ * `defaultMs`. Only the config's own keys count (a tool named `constructor` does not find
+ * `Object.prototype.constructor`), and a value that is not a number means "not set", so the
+ * next one applies. Undefined (no deadline) only for a value past what a timer can hold.
  */
 export function deadlineFor(config: Config, name: string, definition: ToolDefinition | undefined): number | undefined {
-  const ms = config.tools[name] ?? definition?.timeoutMs ?? config.defaultMs
-  return ms !== undefined && ms <= MAX_TIMER_MS ? ms : undefined
+  const override = Object.hasOwn(config.tools, name) ? config.tools[name] : undefined
+  const own = definition?.timeoutMs
+  const ms = typeof override === 'number' ? override : typeof own === 'number' ? own : config.defaultMs
+  return ms <= MAX_TIMER_MS ? ms : undefined
 }
 
 /**

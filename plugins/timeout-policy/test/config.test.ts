@@ -22,6 +22,7 @@ describe('the config', () => {
     [{ defaultMs: 0 }, '$.defaultMs expected number >= 1 but got 0'],
     [{ tools: { bash: 'soon' } }, '$.tools.bash expected number but got soon'],
     [{ resetOnProgress: 'yes' }, '$.resetOnProgress expected boolean but got yes'],
+    [{ graceMs: 2_147_483_648 }, '$.graceMs expected number <= 2147483647 but got 2147483648'],
     [{ graceMs: 1.5 }, '$.graceMs expected number multiple of 1 but got 1.5'],
   ])('rejects %j at load with a message naming the key', async (config, message) => {
     const { ctx, fork } = await load(config)

@@ -1,7 +1,7 @@
 import { TOOL_TIMEOUT, ABORTED, type ToolExec } from '@rein/kernel'
 import fc from 'fast-check'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { DEFAULT_TIMEOUT_MS } from '../src/index.js'
+import { ABANDONED, Config, DEFAULT_TIMEOUT_MS, deadlineFor } from '../src/index.js'
 import { cooperative, flush, harness, outcome, stuck, tool, track, useFakeClock } from './helpers.js'
 
 afterEach(() => { vi.useRealTimers() })
@@ -22,6 +22,22 @@ describe('the deadline', () => {
     expect(call.result!.content[0]).toEqual({ type: 'text', text: 'Error: tool call timed out after 100ms' })
     expect((reason as DOMException).name).toBe('TimeoutError')
     expect(vi.getTimerCount()).toBe(0)
+  })
+
+  it.each(['constructor', 'toString', 'hasOwnProperty', '__proto__'])('gives a tool named %s the default deadline', async (name) => {
+    const ctx = await harness({ defaultMs: 100, graceMs: 0 }, [tool(name, stuck)])
+    useFakeClock()
+    const call = track(ctx.tools.execute({ id: 'c1', name, arguments: {} }))
+    await vi.advanceTimersByTimeAsync(99); await flush()
+    expect(outcome(call.result)).toEqual(['pending'])
+    await vi.advanceTimersByTimeAsync(1); await flush()
+    expect(outcome(call.result)).toEqual([TOOL_TIMEOUT, ABANDONED])
+  })
+
+  it('treats an override that is not a number as not set', () => {
+    const config = { ...Config({ defaultMs: 700 }), tools: { odd: 'soon', none: undefined } as unknown as Record<string, number> }
+    expect(['odd', 'none', 'constructor'].map((name) => deadlineFor(config, name, undefined))).toEqual([700, 700, 700])
+    expect(deadlineFor(config, 'odd', tool('odd', stuck, { timeoutMs: 50 }))).toBe(50)
   })
 
   it('is TOOL_TIMEOUT even when the tool answers with a success after the deadline, within the grace', async () => {
