@@ -53,7 +53,7 @@ export const DEFAULT_ANTHROPIC_VERSION = '2023-06-01'
 
 const KNOWN_KEYS = [
   'apiKey', 'model', 'maxTokens', 'baseURL', 'stream', 'maxRetries', 'temperature', 'headers',
-  'anthropicVersion', 'parallelToolCalls', 'retryBaseDelayMs', 'maxRetryDelayMs',
+  'anthropicVersion', 'parallelToolCalls', 'retryBaseDelayMs', 'maxRetryDelayMs', 'idleTimeoutMs',
 ] as const
 
 const check: ConfigCheck = new ConfigCheck('@rein/provider-anthropic')

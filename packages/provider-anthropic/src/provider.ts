@@ -47,6 +47,7 @@ function endpointOf(config: ResolvedConfig, site: AnthropicSite): Endpoint {
     retry: { ...config, retryableStatus, honourShouldRetry: true },
     requestIdHeader: 'request-id',
     classify: (failure) => classifyHttpError(failure, site),
+    idleTimeoutMs: config.idleTimeoutMs,
   }
 }
 

@@ -22,7 +22,7 @@ function messageOf(config: unknown): string {
 describe('config', () => {
   it('fills in the defaults', () => {
     const c = resolveConfig(base)
-    expect(c).toMatchObject({ baseURL: 'https://api.anthropic.com', endpoint: 'https://api.anthropic.com/v1/messages', stream: true, maxRetries: 2, anthropicVersion: '2023-06-01', headers: {} })
+    expect(c).toMatchObject({ baseURL: 'https://api.anthropic.com', endpoint: 'https://api.anthropic.com/v1/messages', stream: true, maxRetries: 2, idleTimeoutMs: 120_000, anthropicVersion: '2023-06-01', headers: {} })
     expect(c.temperature).toBeUndefined()
   })
 
@@ -43,7 +43,8 @@ describe('config', () => {
     [{ ...base, anthropicVersion: 'latest' }, '"anthropicVersion" must be an API version date such as "2023-06-01" (got "latest")'],
     [{ ...base, baseURL: 'https://api.anthropic.com/v1' }, '"baseURL" is the server root, as in the official SDK: requests go to <baseURL>/v1/messages, so drop the trailing /v1 (got "https://api.anthropic.com/v1")'],
     [{ ...base, baseURL: 'ftp://x' }, '"baseURL" must be the server root, an http(s) URL such as "https://api.anthropic.com" (got "ftp://x")'],
-    [{ ...base, max_tokens: 5 }, 'unknown key "max_tokens" (did you mean "maxTokens"?); the known keys are apiKey, model, maxTokens, baseURL, stream, maxRetries, temperature, headers, anthropicVersion, parallelToolCalls, retryBaseDelayMs, maxRetryDelayMs'],
+    [{ ...base, max_tokens: 5 }, 'unknown key "max_tokens" (did you mean "maxTokens"?); the known keys are apiKey, model, maxTokens, baseURL, stream, maxRetries, temperature, headers, anthropicVersion, parallelToolCalls, retryBaseDelayMs, maxRetryDelayMs, idleTimeoutMs'],
+    [{ ...base, idleTimeoutMs: 0 }, '"idleTimeoutMs" must be a number of milliseconds from 1 to 2147483647 (got 0)'],
   ])('refuses %j', (config, message) => {
     expect(messageOf(config)).toBe(`@rein/provider-anthropic config: ${message}`)
   })

@@ -3,12 +3,16 @@
  * as they arrive, then exactly one `message` event; `generate(req)` resolves to that same message.
  * A non-streamed answer is replayed as one delta (when it has text) and the message. A streamed
  * request that the server answers with JSON or HTML (it ignored `stream`, or is not the API) is
- * read whole. The request's signal is checked between events; every failure is a `ProviderError`.
+ * read whole. A body read whole may be at most `MAX_BODY_BYTES`, one event `MAX_SSE_EVENT_SIZE`
+ * characters; past that reading stops with `ProviderBadResponseError`. The request's signal is
+ * checked between events; every failure is a `ProviderError`.
  */
 import type { AssistantMessage, GenerateRequest } from '@rein/kernel'
-import { abortedError } from './errors.js'
+import { abortedError, ProviderBadResponseError } from './errors.js'
 import { defaultDeps, postWithRetries, type Endpoint, type HttpDeps } from './http.js'
-import { parseSSE, type SSEEvent } from './sse.js'
+import { MAX_BODY_BYTES, sizeText } from './limits.js'
+import { parseSSE, type SSEEvent, type SSELimits } from './sse.js'
+import { failWith } from './site.js'
 
 /** A streamed event whose final message is the provider's own message type. */
 export type AnswerEvent<M extends AssistantMessage = AssistantMessage> =
@@ -44,11 +48,27 @@ export interface Answers<M extends AssistantMessage> {
   generate(req: GenerateRequest): Promise<M>
 }
 
-async function readAll(chunks: AsyncIterable<Uint8Array>): Promise<string> {
+/** The whole body as text; fails, and stops reading, once it grows past `MAX_BODY_BYTES`. */
+async function readAll(chunks: AsyncIterable<Uint8Array>, endpoint: Endpoint): Promise<string> {
   const decoder = new TextDecoder('utf-8')
-  let text = ''
-  for await (const chunk of chunks) text += decoder.decode(chunk, { stream: true })
-  return text + decoder.decode()
+  const parts: string[] = []
+  let size = 0
+  for await (const chunk of chunks) {
+    size += chunk.byteLength
+    if (size > MAX_BODY_BYTES) {
+      throw failWith(endpoint.site, ProviderBadResponseError, `the answer from ${endpoint.shownURL} is larger than ${sizeText(MAX_BODY_BYTES)}, far more than any model answer; reading stopped there`)
+    }
+    parts.push(decoder.decode(chunk, { stream: true }))
+  }
+  parts.push(decoder.decode())
+  return parts.join('')
+}
+
+/** The event limit of a streamed answer, failing as a bad response of `endpoint`. */
+function eventLimits(endpoint: Endpoint): SSELimits {
+  return {
+    tooLarge: (limit) => failWith(endpoint.site, ProviderBadResponseError, `${endpoint.shownURL} sent a server-sent event larger than ${sizeText(limit)}, far more than any model answer; reading stopped there`),
+  }
 }
 
 /** The events of an answer that arrived whole: its text as one delta, then the message. */
@@ -63,18 +83,18 @@ export function answers<M extends AssistantMessage>(wire: Wire<M>, deps: Partial
 
   async function complete(req: GenerateRequest): Promise<M> {
     const { chunks } = await postWithRetries(wire.endpoint, wire.body(req, false), false, req.signal, io)
-    return wire.parse(await readAll(chunks))
+    return wire.parse(await readAll(chunks, wire.endpoint))
   }
 
   async function* streamed(req: GenerateRequest): AsyncGenerator<AnswerEvent<M>> {
     const { response, chunks } = await postWithRetries(wire.endpoint, wire.body(req, true), true, req.signal, io)
     const type = response.headers.get('content-type') ?? ''
     if (type.includes('application/json') || type.includes('text/html')) {
-      yield* whole(wire.parse(await readAll(chunks)))
+      yield* whole(wire.parse(await readAll(chunks, wire.endpoint)))
       return
     }
     const assembler = wire.assembler()
-    for await (const event of parseSSE(chunks)) {
+    for await (const event of parseSSE(chunks, eventLimits(wire.endpoint))) {
       if (req.signal?.aborted) throw abortedError(req.signal)
       const text = assembler.push(event)
       if (text !== '') yield { type: 'text-delta', text }

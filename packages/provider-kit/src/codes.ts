@@ -17,11 +17,11 @@ export const PROVIDER_CONTEXT_LENGTH = 'PROVIDER_CONTEXT_LENGTH'
 export const PROVIDER_BAD_REQUEST = 'PROVIDER_BAD_REQUEST'
 /** HTTP 429 on every attempt, or a `retry-after` longer than the provider is willing to wait. */
 export const PROVIDER_RATE_LIMITED = 'PROVIDER_RATE_LIMITED'
-/** HTTP 5xx (or an "overloaded" answer) on every attempt, or the server could not be reached. */
+/** HTTP 5xx (or an "overloaded" answer) on every attempt, or the server could not be reached or stayed silent (`idleTimeoutMs`). */
 export const PROVIDER_UNAVAILABLE = 'PROVIDER_UNAVAILABLE'
-/** The response broke off, or the server reported an error inside it, after it had begun. */
+/** The response broke off or went silent (`idleTimeoutMs`), or the server reported an error inside it, after it had begun. */
 export const PROVIDER_STREAM_INTERRUPTED = 'PROVIDER_STREAM_INTERRUPTED'
-/** The server answered 2xx with something that is not a response of the provider's API. */
+/** The server answered 2xx with something that is not a response of the provider's API (or too large to be one), or redirected. */
 export const PROVIDER_BAD_RESPONSE = 'PROVIDER_BAD_RESPONSE'
 /** The request's signal was aborted. */
 export const PROVIDER_ABORTED = 'PROVIDER_ABORTED'

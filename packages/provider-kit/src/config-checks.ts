@@ -7,12 +7,19 @@
  * are refused, with the likely intended one. Meant to run once, in `createProvider`.
  */
 import { ProviderConfigError } from './errors.js'
+import { DEFAULT_IDLE_TIMEOUT_MS, MAX_TIMER_MS } from './limits.js'
 import type { RetryPolicy } from './retry.js'
 
 /** The config keys of the HTTP layer, the same in every provider. */
 export interface TransportConfig extends Partial<Pick<RetryPolicy, 'maxRetries' | 'retryBaseDelayMs' | 'maxRetryDelayMs'>> {
   /** Use server-sent events. Default true. */
   stream?: boolean
+  /**
+   * How long the server may stay silent — before its headers, or between two chunks of a body —
+   * before the attempt fails (then retried like a connection failure while no body has begun).
+   * Milliseconds, default 120000 (`DEFAULT_IDLE_TIMEOUT_MS`).
+   */
+  idleTimeoutMs?: number
 }
 
 /** The transport keys after defaults. */
@@ -129,13 +136,14 @@ export class ConfigCheck {
     return secret
   }
 
-  /** `stream`, `maxRetries`, `retryBaseDelayMs` and `maxRetryDelayMs`, defaults filled in. */
+  /** `stream`, `maxRetries`, `retryBaseDelayMs`, `maxRetryDelayMs` and `idleTimeoutMs`, defaults filled in. */
   transport(raw: Raw): Transport {
     return {
       stream: this.boolean(raw, 'stream') ?? true,
       maxRetries: this.number(raw, 'maxRetries', (n) => Number.isInteger(n) && n >= 0 && n <= 10, 'an integer from 0 to 10') ?? 2,
       retryBaseDelayMs: this.number(raw, 'retryBaseDelayMs', (n) => n >= 0, 'a number of milliseconds >= 0') ?? 500,
       maxRetryDelayMs: this.number(raw, 'maxRetryDelayMs', (n) => n >= 0, 'a number of milliseconds >= 0') ?? 60_000,
+      idleTimeoutMs: this.number(raw, 'idleTimeoutMs', (n) => n >= 1 && n <= MAX_TIMER_MS, `a number of milliseconds from 1 to ${MAX_TIMER_MS}`) ?? DEFAULT_IDLE_TIMEOUT_MS,
     }
   }
 }

@@ -70,7 +70,7 @@ export class ProviderUnavailableError extends ProviderError {
 export class ProviderStreamInterruptedError extends ProviderError {
   constructor(message: string, o?: ProviderErrorOptions) { super(codes.PROVIDER_STREAM_INTERRUPTED, message, o); this.name = 'ProviderStreamInterruptedError' }
 }
-/** A 2xx answer that is not a response of the provider's API. */
+/** A 2xx answer that is not a response of the provider's API (or is too large to be one), or a redirect, which is never followed. */
 export class ProviderBadResponseError extends ProviderError {
   constructor(message: string, o?: ProviderErrorOptions) { super(codes.PROVIDER_BAD_RESPONSE, message, o); this.name = 'ProviderBadResponseError' }
 }

@@ -3,11 +3,16 @@
  * retried, up to `maxRetries` times, only while no byte of a successful body has been consumed:
  * the first chunk is read here, inside the retry loop, so a connection that dies right after the
  * headers is retried too; after that, a broken body is an interruption, never a retry. The
- * request's signal aborts the fetch, the body and every wait. Messages name the shown URL, never
- * the real one (its query may hold a secret), and every error is built by `failWith`.
+ * request's signal aborts the fetch, the body and every wait. A redirect is never followed (it
+ * would carry the key and the conversation to another address): it fails at once. A server that
+ * stays silent for `idleTimeoutMs` — before its headers, or between two chunks of a body — fails
+ * the attempt. Of an error answer, at most `MAX_ERROR_BODY_BYTES` are read. Messages name the
+ * shown URL, never the real one (its query may hold a secret), and every error is built by `failWith`.
  */
 import type { ProviderError } from './errors.js'
-import { abortedError, ProviderStreamInterruptedError, ProviderUnavailableError } from './errors.js'
+import { abortedError, ProviderBadResponseError, ProviderStreamInterruptedError, ProviderUnavailableError } from './errors.js'
+import { IdleWatch } from './idle.js'
+import { DEFAULT_IDLE_TIMEOUT_MS, MAX_ERROR_BODY_BYTES } from './limits.js'
 import { backoffDelay, isRetryable, parseRetryAfter, sleep, type RetryPolicy } from './retry.js'
 import { failWith, type RequestSite } from './site.js'
 
@@ -51,6 +56,8 @@ export interface Endpoint {
   requestIdHeader?: string
   /** The error for a non-2xx answer, once the retries its status allows are spent. */
   classify: (failure: HttpFailure) => ProviderError
+  /** The longest silence of the server (before its headers, between chunks) before an attempt fails. Default `DEFAULT_IDLE_TIMEOUT_MS`. */
+  idleTimeoutMs?: number
 }
 
 /** A 2xx answer whose body has begun: its headers and its bytes (the first chunk already read). */
@@ -79,15 +86,26 @@ function reasonOf(err: unknown): string {
   return typeof e?.message === 'string' ? e.message : String(err)
 }
 
-async function* rest(first: Uint8Array | undefined, reader: ReadableStreamDefaultReader<Uint8Array> | undefined, site: RequestSite, signal?: AbortSignal): AsyncGenerator<Uint8Array> {
+/** Where a request went, for the errors of its body. */
+interface BodySite {
+  site: RequestSite
+  watch: IdleWatch
+  signal: AbortSignal | undefined
+}
+
+async function* rest(first: Uint8Array | undefined, reader: ReadableStreamDefaultReader<Uint8Array> | undefined, at: BodySite): AsyncGenerator<Uint8Array> {
+  const { site, watch, signal } = at
   let received = first?.byteLength ?? 0
   try {
     if (first === undefined || reader === undefined) return
     yield first
     for (;;) {
       let step: ReadResult
-      try { step = await reader.read() } catch (err) {
+      try { step = await watch.wait(() => reader.read()) } catch (err) {
         if (signal?.aborted) throw abortedError(signal)
+        if (watch.timedOut) {
+          throw failWith(site, ProviderStreamInterruptedError, `${site.baseURL} sent nothing for ${watch.ms} ms (idleTimeoutMs) in the middle of the response, after ${received} bytes; the request was given up`)
+        }
         throw failWith(site, ProviderStreamInterruptedError, `the connection to ${site.baseURL} broke off in the middle of the response after ${received} bytes: ${reasonOf(err)}`, { cause: err })
       }
       if (step.done) return
@@ -96,8 +114,47 @@ async function* rest(first: Uint8Array | undefined, reader: ReadableStreamDefaul
     }
   } finally {
     // An early exit (a consumer that stops reading, or an error) closes the connection.
+    watch.dispose()
     reader?.cancel().catch(() => {})
   }
+}
+
+/**
+ * The start of an error answer's body, as text: at most `MAX_ERROR_BODY_BYTES`, then the body
+ * is cancelled. What could not be read (a broken or silent connection) is left out.
+ */
+async function errorText(response: Response, watch: IdleWatch): Promise<string> {
+  const reader = response.body?.getReader()
+  if (reader === undefined) return ''
+  const decoder = new TextDecoder('utf-8')
+  let text = ''
+  let size = 0
+  try {
+    while (size < MAX_ERROR_BODY_BYTES) {
+      const step = await watch.wait(() => reader.read())
+      if (step.done) break
+      const piece = step.value.subarray(0, MAX_ERROR_BODY_BYTES - size)
+      size += piece.byteLength
+      text += decoder.decode(piece, { stream: true })
+    }
+    return text + decoder.decode()
+  } catch {
+    return text
+  } finally {
+    reader.cancel().catch(() => {})
+  }
+}
+
+/** The error for a 3xx answer: redirects are not followed, so it names where it pointed (without a query). */
+function redirected(endpoint: Endpoint, response: Response): ProviderError {
+  const location = response.headers.get('location')
+  let target = ''
+  try {
+    if (location !== null) { const url = new URL(location, endpoint.url); target = ` to ${url.origin}${url.pathname}`.slice(0, 300) }
+  } catch { /* an unreadable location is not shown */ }
+  return failWith(endpoint.site, ProviderBadResponseError,
+    `${endpoint.shownURL} answered HTTP ${response.status}, a redirect${target}. Redirects are not followed, so that the credentials and the conversation go only to the configured server; if you trust that address, set baseURL to it`,
+    { status: response.status })
 }
 
 /** POSTs `body` as JSON; returns the open 2xx body, or throws the `ProviderError` that says why not. */
@@ -113,32 +170,46 @@ export async function postWithRetries(endpoint: Endpoint, body: unknown, stream:
       throw err
     }
   }
+  const idleMs = endpoint.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS
+  const silent = (what: string) => `${endpoint.shownURL} sent ${what} within ${idleMs} ms (idleTimeoutMs) (${tried})`
   for (let attempt = 1; ; attempt++) {
     if (signal?.aborted) throw abortedError(signal)
     const last = attempt >= attempts
+    const watch = new IdleWatch(idleMs, signal)
     let response: Response
     try {
-      response = await deps.fetch(endpoint.url, { method: 'POST', headers: requestHeaders(endpoint, stream), body: payload, signal })
+      const init: RequestInit = { method: 'POST', headers: requestHeaders(endpoint, stream), body: payload, signal: watch.signal, redirect: 'manual' }
+      response = await watch.wait(() => deps.fetch(endpoint.url, init))
     } catch (err) {
+      watch.dispose()
       if (signal?.aborted) throw abortedError(signal)
       if (!last) { await wait(backoff(attempt)); continue }
+      if (watch.timedOut) throw failWith(site, ProviderUnavailableError, silent('no answer'))
       throw failWith(site, ProviderUnavailableError, `could not reach ${endpoint.shownURL} (${tried}): ${reasonOf(err)}`, { cause: err })
+    }
+    if (response.status >= 300 && response.status < 400) {
+      watch.dispose()
+      response.body?.cancel().catch(() => {})
+      throw redirected(endpoint, response)
     }
     if (response.ok) {
       const reader = response.body?.getReader()
-      if (reader === undefined) return { response, chunks: rest(undefined, undefined, site, signal) }
+      if (reader === undefined) { watch.dispose(); return { response, chunks: rest(undefined, undefined, { site, watch, signal }) } }
       let first: ReadResult
-      try { first = await reader.read() } catch (err) {
+      try { first = await watch.wait(() => reader.read()) } catch (err) {
+        watch.dispose()
+        reader.cancel().catch(() => {})
         if (signal?.aborted) throw abortedError(signal)
         if (!last) { await wait(backoff(attempt)); continue }
+        if (watch.timedOut) throw failWith(site, ProviderUnavailableError, silent('its headers but no body'))
         throw failWith(site, ProviderUnavailableError, `${endpoint.shownURL} closed the connection before sending a body (${tried}): ${reasonOf(err)}`, { cause: err })
       }
-      return { response, chunks: rest(first.done ? undefined : first.value, reader, site, signal) }
+      if (first.done) watch.dispose()
+      return { response, chunks: rest(first.done ? undefined : first.value, reader, { site, watch, signal }) }
     }
-    let text = ''
-    try { text = await response.text() } catch {
-      if (signal?.aborted) throw abortedError(signal)
-    }
+    const text = await errorText(response, watch)
+    watch.dispose()
+    if (signal?.aborted) throw abortedError(signal)
     const retryAfterMs = parseRetryAfter(response.headers, deps.now())
     const requestId = endpoint.requestIdHeader === undefined ? undefined : response.headers.get(endpoint.requestIdHeader) ?? undefined
     const failure: HttpFailure = {

@@ -1,13 +1,15 @@
 /**
  * `stream` and `generate` over a wire: deltas then exactly one message, read up to the wire's
  * end event; a non-streamed answer replayed as one delta and the message; a JSON body to a
- * streamed request read whole; an abort between events rejects as an abort.
+ * streamed request read whole; an abort between events rejects as an abort; a body or an event
+ * past its size limit fails as a bad response, without reading the rest.
  */
 import type { AssistantMessage } from '@rein/kernel'
 import { describe, expect, it } from 'vitest'
 import { answers, type Assembler, type Wire } from '../src/answers.js'
-import { PROVIDER_ABORTED } from '../src/codes.js'
+import { PROVIDER_ABORTED, PROVIDER_BAD_RESPONSE } from '../src/codes.js'
 import type { HttpDeps } from '../src/http.js'
+import { MAX_BODY_BYTES, MAX_SSE_EVENT_SIZE } from '../src/limits.js'
 import { transientStatus } from '../src/retry.js'
 import { createRedactor } from '../src/secrets.js'
 import type { SSEEvent } from '../src/sse.js'
@@ -85,5 +87,36 @@ describe('answers', () => {
     expect(await events.next()).toEqual({ done: false, value: { type: 'text-delta', text: 'Hel' } })
     controller.abort()
     await expect(events.next()).rejects.toMatchObject({ code: PROVIDER_ABORTED, name: 'AbortError' })
+  })
+
+  /** A fetch whose body is `head`, then 32 MiB of `a` (counting what was pulled), of `type`. */
+  function oversized(head: string, type: string): { deps: Partial<HttpDeps>, pulled: () => number } {
+    let pulled = 0
+    const piece = new Uint8Array(1024 * 1024).fill(0x61)
+    const body = new ReadableStream<Uint8Array>({
+      start(controller) { controller.enqueue(new TextEncoder().encode(head)) },
+      pull(controller) {
+        if (pulled >= 32 * piece.byteLength) { controller.close(); return }
+        pulled += piece.byteLength
+        controller.enqueue(piece)
+      },
+    }, { highWaterMark: 0 })
+    return { deps: { fetch: async () => new Response(body, { headers: { 'content-type': type } }) }, pulled: () => pulled }
+  }
+
+  it('stops reading a whole answer past MAX_BODY_BYTES, with a bad-response error', async () => {
+    const { deps, pulled } = oversized('{"text":"', 'application/json')
+    await expect(answers(wire(false), deps).generate(request())).rejects.toMatchObject({
+      code: PROVIDER_BAD_RESPONSE, message: 'the answer from http://toy/answer is larger than 16 MiB, far more than any model answer; reading stopped there',
+    })
+    expect(pulled()).toBeLessThanOrEqual(MAX_BODY_BYTES + 2 * 1024 * 1024)
+  })
+
+  it('stops reading a server-sent event past MAX_SSE_EVENT_SIZE, with a bad-response error', async () => {
+    const { deps, pulled } = oversized('data: ', 'text/event-stream')
+    await expect(all(answers(wire(true), deps).stream(request()))).rejects.toMatchObject({
+      code: PROVIDER_BAD_RESPONSE, message: 'http://toy/answer sent a server-sent event larger than 16 MiB, far more than any model answer; reading stopped there',
+    })
+    expect(pulled()).toBeLessThanOrEqual(MAX_SSE_EVENT_SIZE + 2 * 1024 * 1024)
   })
 })

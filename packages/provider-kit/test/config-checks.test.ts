@@ -59,9 +59,16 @@ describe('ConfigCheck', () => {
   })
 
   it('fills in the transport defaults and checks their ranges', () => {
-    expect(check.transport({})).toEqual({ stream: true, maxRetries: 2, retryBaseDelayMs: 500, maxRetryDelayMs: 60_000 })
-    expect(check.transport({ stream: false, maxRetries: 0, retryBaseDelayMs: 1, maxRetryDelayMs: 2 })).toEqual({ stream: false, maxRetries: 0, retryBaseDelayMs: 1, maxRetryDelayMs: 2 })
+    expect(check.transport({})).toEqual({ stream: true, maxRetries: 2, retryBaseDelayMs: 500, maxRetryDelayMs: 60_000, idleTimeoutMs: 120_000 })
+    expect(check.transport({ stream: false, maxRetries: 0, retryBaseDelayMs: 1, maxRetryDelayMs: 2, idleTimeoutMs: 3 })).toEqual({ stream: false, maxRetries: 0, retryBaseDelayMs: 1, maxRetryDelayMs: 2, idleTimeoutMs: 3 })
     expect(refusal(() => check.transport({ maxRetries: 11 }))).toContain('"maxRetries" must be an integer from 0 to 10 (got 11)')
     expect(refusal(() => check.transport({ retryBaseDelayMs: -1 }))).toContain('"retryBaseDelayMs" must be a number of milliseconds >= 0 (got -1)')
+  })
+
+  it('checks idleTimeoutMs: at least 1 ms, and no longer than a timer can wait', () => {
+    for (const bad of [0, -5, 2_147_483_648, '10']) {
+      expect(refusal(() => check.transport({ idleTimeoutMs: bad }))).toBe(`@rein/provider-x config: "idleTimeoutMs" must be a number of milliseconds from 1 to 2147483647 (got ${check.describe(bad)})`)
+    }
+    expect(check.transport({ idleTimeoutMs: 2_147_483_647 }).idleTimeoutMs).toBe(2_147_483_647)
   })
 })

@@ -2,12 +2,16 @@
  * The POST with retries, against a real 127.0.0.1 server: which answers are retried and how long
  * it waits, what the provider's `classify` is told, that a body which began is never retried,
  * that messages show the shown URL and never a secret, and that an abort ends a wait at once.
+ * A redirect is never followed (the second server sees nothing); a server that goes silent fails
+ * after the idle window, but a consumer that is slow to read does not; an error body is read only
+ * up to its cap.
  */
 import { startHttpFixture, type FixtureReply, type HttpFixture } from '@rein/testing'
 import { afterEach, describe, expect, it } from 'vitest'
-import { PROVIDER_ABORTED, PROVIDER_STREAM_INTERRUPTED, PROVIDER_UNAVAILABLE } from '../src/codes.js'
+import { PROVIDER_ABORTED, PROVIDER_BAD_RESPONSE, PROVIDER_STREAM_INTERRUPTED, PROVIDER_UNAVAILABLE } from '../src/codes.js'
 import { ProviderBadRequestError, type ProviderError } from '../src/errors.js'
 import { postWithRetries, type Endpoint, type HttpDeps, type HttpFailure } from '../src/http.js'
+import { MAX_ERROR_BODY_BYTES } from '../src/limits.js'
 import { transientStatus } from '../src/retry.js'
 import { createRedactor } from '../src/secrets.js'
 import { failWith } from '../src/site.js'
@@ -15,7 +19,11 @@ import { failWith } from '../src/site.js'
 const SECRET = 'q-secret-0a1b2c3d'
 
 let server: HttpFixture | undefined
-afterEach(async () => { await server?.close(); server = undefined })
+let other: HttpFixture | undefined
+afterEach(async () => {
+  await server?.close(); server = undefined
+  await other?.close(); other = undefined
+})
 
 async function serve(...replies: FixtureReply[]): Promise<HttpFixture> {
   server = await startHttpFixture((_, index) => replies[index] ?? { status: 599, body: 'no scripted reply left' })
@@ -126,5 +134,67 @@ describe('postWithRetries', () => {
     const deps: HttpDeps = { ...recorder().deps, sleep: (_, signal) => new Promise((_, reject) => { signal?.addEventListener('abort', () => reject(signal.reason)); controller.abort(reason) }) }
     await expect(postWithRetries(endpoint, {}, false, controller.signal, deps)).rejects.toMatchObject({ code: PROVIDER_ABORTED, name: 'AbortError', cause: reason })
     expect(s.requests).toHaveLength(1)
+  })
+
+  it.each([301, 302, 303, 307, 308])('never follows a %i redirect: the other server sees nothing, and the error says why', async (status) => {
+    other = await startHttpFixture(() => ({ body: 'stolen' }))
+    const s = await serve({ status, headers: { location: `${other.url}/steal?key=${SECRET}` }, body: 'moved' })
+    const { endpoint, failures } = endpointAt(s.url)
+    const error = await postWithRetries(endpoint, { conversation: 'private' }, false, undefined, recorder().deps).then(() => { throw new Error('expected a failure') }, (e: unknown) => e as ProviderError)
+    expect(other.requests).toEqual([])
+    expect(s.requests).toHaveLength(1)
+    expect(failures).toEqual([])
+    expect(error).toMatchObject({ code: PROVIDER_BAD_RESPONSE, name: 'ProviderBadResponseError', status })
+    expect(error.message).toBe(`${endpoint.shownURL} answered HTTP ${status}, a redirect to ${other.url}/steal. Redirects are not followed, so that the credentials and the conversation go only to the configured server; if you trust that address, set baseURL to it`)
+    expect(error.message).not.toContain(SECRET)
+  })
+
+  it('gives up on a server that never answers after idleTimeoutMs, retrying it like a connection failure', async () => {
+    const s = await serve({ silent: true }, { silent: true })
+    const { endpoint } = endpointAt(s.url, { idleTimeoutMs: 50, retry: { maxRetries: 1, retryBaseDelayMs: 1, maxRetryDelayMs: 1, retryableStatus: transientStatus } })
+    await expect(postWithRetries(endpoint, {}, false, undefined, recorder().deps)).rejects.toMatchObject({
+      code: PROVIDER_UNAVAILABLE, message: `${endpoint.shownURL} sent no answer within 50 ms (idleTimeoutMs) (2 attempts)`,
+    })
+    expect(s.requests).toHaveLength(2)
+  })
+
+  it('gives up on headers that are never followed by a body', async () => {
+    const s = await serve({ headers: { 'content-type': 'text/event-stream' }, then: 'hang' })
+    const { endpoint } = endpointAt(s.url, { idleTimeoutMs: 50, retry: { maxRetries: 0, retryBaseDelayMs: 1, maxRetryDelayMs: 1, retryableStatus: transientStatus } })
+    await expect(postWithRetries(endpoint, {}, true, undefined, recorder().deps)).rejects.toMatchObject({
+      code: PROVIDER_UNAVAILABLE, message: `${endpoint.shownURL} sent its headers but no body within 50 ms (idleTimeoutMs) (1 attempt)`,
+    })
+  })
+
+  it('interrupts a body that goes silent in the middle, after the idle window', async () => {
+    const s = await serve({ headers: { 'content-type': 'text/event-stream' }, body: ['first', 'second'], then: 'hang' })
+    const { endpoint } = endpointAt(s.url, { idleTimeoutMs: 50 })
+    const open = await postWithRetries(endpoint, {}, true, undefined, recorder().deps)
+    const seen: string[] = []
+    const error = await (async () => { for await (const chunk of open.chunks) seen.push(Buffer.from(chunk).toString()) })().catch((e: unknown) => e)
+    expect(seen.join('')).toBe('firstsecond')
+    expect(error).toMatchObject({ code: PROVIDER_STREAM_INTERRUPTED, message: `${s.url} sent nothing for 50 ms (idleTimeoutMs) in the middle of the response, after 11 bytes; the request was given up` })
+    expect(s.requests).toHaveLength(1)
+  })
+
+  it('does not time out a consumer that is slow to read: only waits for the server are timed', async () => {
+    const s = await serve({ body: ['first', 'second'] })
+    const { endpoint } = endpointAt(s.url, { idleTimeoutMs: 20 })
+    const open = await postWithRetries(endpoint, {}, true, undefined, recorder().deps)
+    const seen: string[] = []
+    for await (const chunk of open.chunks) {
+      seen.push(Buffer.from(chunk).toString())
+      await new Promise((resolve) => setTimeout(resolve, 100))
+    }
+    expect(seen.join('')).toBe('firstsecond')
+  })
+
+  it('reads at most MAX_ERROR_BODY_BYTES of an error body, then stops', async () => {
+    const piece = 'e'.repeat(16 * 1024)
+    const s = await serve({ status: 500, body: Array.from({ length: 64 }, () => piece) })
+    const { endpoint, failures } = endpointAt(s.url, { retry: { maxRetries: 0, retryBaseDelayMs: 1, maxRetryDelayMs: 1, retryableStatus: transientStatus } })
+    await expect(postWithRetries(endpoint, {}, false, undefined, recorder().deps)).rejects.toMatchObject({ status: 500 })
+    expect(failures).toHaveLength(1)
+    expect(failures[0]!.body).toBe('e'.repeat(MAX_ERROR_BODY_BYTES))
   })
 })

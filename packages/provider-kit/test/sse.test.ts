@@ -2,7 +2,8 @@
  * The SSE parser yields the same events however the bytes are cut: at every position, inside a
  * UTF-8 character, between `\r` and `\n`; it keeps event names, joins data lines, strips one
  * leading space, skips comments and other fields, delivers an unterminated last event, and
- * passes a source's error on after the events that preceded it.
+ * passes a source's error on after the events that preceded it. It scans each chunk once (one
+ * huge event in many chunks is linear work), and refuses an event larger than its limit.
  */
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
@@ -105,5 +106,38 @@ describe('SSEParser', () => {
 
   it('drops an event without data, and does not carry its name to the next', () => {
     expect(new SSEParser().push('event: ping\n\ndata: x\n\n')).toEqual([{ data: 'x' }])
+  })
+
+  it('keeps a \\r\\n together across an empty chunk', () => {
+    const parser = new SSEParser()
+    expect([...parser.push('data: a\r'), ...parser.push(''), ...parser.push('\ndata: b\n\n')]).toEqual([{ data: 'a\nb' }])
+  })
+
+  it('parses one huge event sent in many small chunks, keeping the unfinished line as its pieces', () => {
+    // A parser that rescanned all it kept on every chunk took tens of seconds for this; how long
+    // it takes is a benchmark's question, not a test's.
+    const parser = new SSEParser({ maxEventSize: 64 * 1024 * 1024 })
+    const piece = 'a'.repeat(16 * 1024)
+    parser.push('data: ')
+    for (let i = 0; i < 512; i++) expect(parser.push(piece)).toEqual([])
+    const [event] = parser.push('\n\n')
+    expect(event?.data.length).toBe(8 * 1024 * 1024)
+  })
+
+  it('refuses an event larger than maxEventSize: one unfinished line, or its data lines together', () => {
+    const tooLarge = (limit: number) => new Error(`over ${limit}`)
+    const line = new SSEParser({ maxEventSize: 10, tooLarge })
+    expect(line.push('data: 123')).toEqual([])
+    expect(() => line.push('4567')).toThrow('over 10')
+    const lines = new SSEParser({ maxEventSize: 10, tooLarge })
+    expect(lines.push('data: 1234\ndata: 5678\n')).toEqual([])
+    expect(() => lines.push('data: 9\n')).toThrow('over 10')
+    expect(() => new SSEParser({ maxEventSize: 10 }).push('data: 12345678901\n')).toThrow('a server-sent event is larger than 10 characters')
+  })
+
+  it('counts each event on its own: many events within the limit pass', () => {
+    const parser = new SSEParser({ maxEventSize: 10 })
+    const events = Array.from({ length: 100 }, () => parser.push(': a comment\ndata: 12345\n\n')).flat()
+    expect(events).toHaveLength(100)
   })
 })

@@ -54,7 +54,7 @@ export const DEFAULT_BASE_URL = 'https://api.deepseek.com'
 
 const KNOWN_KEYS = [
   'baseURL', 'apiKey', 'model', 'headers', 'stream', 'maxRetries', 'temperature', 'maxTokens',
-  'parallelToolCalls', 'retryBaseDelayMs', 'maxRetryDelayMs',
+  'parallelToolCalls', 'retryBaseDelayMs', 'maxRetryDelayMs', 'idleTimeoutMs',
 ] as const
 
 const check: ConfigCheck = new ConfigCheck('@rein/provider-openai')

@@ -36,6 +36,7 @@ function endpointOf(config: ResolvedConfig, site: OpenAISite): Endpoint {
     site,
     retry: { ...config, retryableStatus: transientStatus },
     classify: (failure) => classifyHttpError(failure, site),
+    idleTimeoutMs: config.idleTimeoutMs,
   }
 }
 

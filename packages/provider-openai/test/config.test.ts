@@ -22,7 +22,7 @@ describe('resolveConfig', () => {
     expect(config).toEqual({
       baseURL: DEFAULT_BASE_URL, endpoint: 'https://api.deepseek.com/chat/completions',
       shownEndpoint: 'https://api.deepseek.com/chat/completions', apiKey: 'sk-abc', model: 'deepseek-chat',
-      headers: {}, stream: true, maxRetries: 2, retryBaseDelayMs: 500, maxRetryDelayMs: 60_000,
+      headers: {}, stream: true, maxRetries: 2, retryBaseDelayMs: 500, maxRetryDelayMs: 60_000, idleTimeoutMs: 120_000,
       credentials: 'apiKey', redact: expect.any(Function),
     })
     expect(config.redact('key sk-abc.')).toBe('key [redacted].')
@@ -68,6 +68,8 @@ describe('resolveConfig', () => {
     [{ ...ok, headers: { 'bad name': 'v' } }, '"headers" must be an object whose keys are HTTP header names (got "bad name")'],
     [{ ...ok, stream: 'yes' }, '"stream" must be true or false (got "yes")'],
     [{ ...ok, maxRetries: -1 }, '"maxRetries" must be an integer from 0 to 10 (got -1)'],
+    [{ ...ok, idleTimeoutMs: 0 }, '"idleTimeoutMs" must be a number of milliseconds from 1 to 2147483647 (got 0)'],
+    [{ ...ok, idle_timeout_ms: 5 }, 'unknown key "idle_timeout_ms" (did you mean "idleTimeoutMs"?)'],
     [{ ...ok, temperature: 3 }, '"temperature" must be a number from 0 to 2 (got 3)'],
     [{ ...ok, maxTokens: 1.5 }, '"maxTokens" must be a positive integer (got 1.5)'],
     [{ ...ok, parallelToolCalls: 1 }, '"parallelToolCalls" must be true or false'],

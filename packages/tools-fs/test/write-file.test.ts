@@ -63,9 +63,8 @@ describe('write_file', () => {
     const ws = await workspace()
     await mkdir(path.join(ws.root, 'd'))
     execFileSync('mkfifo', [path.join(ws.root, 'd/pipe')])
-    const started = Date.now()
+    // Were the FIFO opened for writing, this would wait for a reader and the test would time out.
     const result = await ws.call('write_file', { path: 'd/pipe', content: 'x' })
-    expect(Date.now() - started).toBeLessThan(2000)
     expect(codeOf(result)).toBe('WRONG_TYPE')
     expect(textOf(result)).toBe('Error: "d/pipe" is a FIFO, not a regular file')
     expect((await stat(path.join(ws.root, 'd/pipe'))).isFIFO()).toBe(true)
