@@ -36,7 +36,7 @@ const message = (length: number): NewSessionEntry => ({ type: 'message', message
 const bytesOf = (lengths: number[], count: number) =>
   lengths.slice(0, count).reduce((sum, length, i) => sum + Buffer.byteLength(line(message(length), i + 1)), 0)
 
-describe.skipIf(process.platform === 'win32')('jsonlSession when a write stops short (a file size limit, a full disk)', () => {
+describe('jsonlSession when a write stops short (a file size limit, a full disk)', () => {
   // The limit in KiB, the batches (message lengths), how many entries are durable, and the line the crossing write ends with.
   it.each([
     // Each entry alone: the third write crosses the limit.
