@@ -158,3 +158,11 @@ export function compose<A extends unknown[], R>(
   }
   return (...initial: A) => dispatch(0, initial)
 }
+
+/** A chain's `check` from a normalizer that answers a copy or a problem string. */
+export function checkWith<R>(normalize: (value: unknown) => R | string) {
+  return (value: unknown): R | Invalid => {
+    const checked = normalize(value)
+    return typeof checked === 'string' ? new Invalid(checked) : checked
+  }
+}

@@ -11,7 +11,8 @@ import {
   ABORTED_BEFORE_DISPATCH, INVALID_ARGS, Messages, PIPELINE_FAILED, TOOL_DENIED,
   TOOL_NOT_STARTED, TOOL_OUTCOME_UNKNOWN, UNKNOWN_TOOL,
 } from './codes.js'
-import { compose, Invalid, type ChainEntry } from './compose.js'
+import { checkWith, compose, type ChainEntry } from './compose.js'
+import { checkedExec, NO_OPTIONS } from './call-checks.js'
 import { CALL, makeExec, viewOf, type Exec } from './exec.js'
 import { ACCEPTED, ALLOW, ALLOWED } from './defaults.js'
 import { HOOKS, type HandOffHandler } from './hooks.js'
@@ -59,15 +60,9 @@ export class Pipeline {
   /** The whole pipeline for one call. Never rejects, and settles soon after the caller's abort. */
   execute(call: ToolCall, options: ExecuteOptions = {}): Promise<ToolExecutionResult> {
     const args = argumentsOf(call)
-    let exec: Exec
-    try {
-      exec = makeExec(call, args.snap?.ok ? args.snap.value as Record<string, unknown> : EMPTY_ARGS, options)
-    } catch (error) {
-      return settled(this.refused(call, unreadableOptions('execute', error)))
-    }
+    const exec = checkedExec(call, args.snap?.ok ? args.snap.value as Record<string, unknown> : EMPTY_ARGS, options, 'execute')
+    if (typeof exec === 'string') return settled(this.refused(call, exec))
     const signal = exec[CALL].signal
-    if (signal !== undefined && !(signal instanceof AbortSignal)) return settled(this.refused(call, notASignal('execute', signal)))
-    if (typeof exec.id !== 'string') return settled(this.refused(call, notAnId(exec.id)))
     const problems = this.deps.startup()
     if (problems.length > 0) {
       return Promise.resolve(this.final(exec, failure(PIPELINE_FAILED, closedMessage(problems), 'startup', problems[0]!.plugin)))
@@ -91,14 +86,8 @@ export class Pipeline {
    */
   async settle(call: ToolCall, code: string, message: string, options: ExecuteOptions = {}): Promise<ToolExecutionResult> {
     const { snap } = argumentsOf(call)
-    let exec: Exec
-    try {
-      exec = makeExec(call, snap?.ok ? snap.value as Record<string, unknown> : EMPTY_ARGS, options)
-    } catch (error) {
-      return this.refused(call, unreadableOptions('settle', error))
-    }
-    const signal = exec[CALL].signal
-    if (signal !== undefined && !(signal instanceof AbortSignal)) return this.refused(call, notASignal('settle', signal))
+    const exec = checkedExec(call, snap?.ok ? snap.value as Record<string, unknown> : EMPTY_ARGS, options, 'settle')
+    if (typeof exec === 'string') return this.refused(call, exec)
     const result = failure(code, message)
     try {
       return RUNS_POST[code] === false ? this.final(exec, result) : await this.post(exec, result)
@@ -108,8 +97,8 @@ export class Pipeline {
   }
 
   /**
-   * A call whose options are unusable (they cannot be read, or `signal` is not an AbortSignal):
-   * final `PIPELINE_FAILED` before anything runs, on an exec made without those options.
+   * A call refused by `checkedExec` (unusable options, an id that is not a string): final
+   * `PIPELINE_FAILED` before anything runs, on an exec made without those options.
    */
   private refused(call: ToolCall, problem: string): Final {
     const exec = makeExec(call, EMPTY_ARGS, NO_OPTIONS)
@@ -395,34 +384,6 @@ export class Pipeline {
   }
 }
 
-/** The options of a call refused for its options: none at all. */
-const NO_OPTIONS: ExecuteOptions = Object.freeze({})
-
-/** The problem of options (of `execute` or `settle`) that throw when read. */
-function unreadableOptions(method: string, error: unknown): string {
-  return `the options of ${method}(call, options) could not be read (${messageOf(error)})`
-}
-
-/** The problem of an `options.signal` that is not an AbortSignal (say, its AbortController). */
-function notASignal(method: string, value: unknown): string {
-  return `options.signal of ${method}(call, options) must be an AbortSignal, not ${kindOf(value)}`
-}
-
-/** The problem of a call whose `id` is not a string: results, logs and references name calls by it. */
-function notAnId(value: unknown): string {
-  return `the call's id must be a string, not ${kindOf(value)}`
-}
-
-/** What `value` is, in a few words, without trusting it: `null`, `a string`, `an AbortController`. */
-function kindOf(value: unknown): string {
-  if (value === null || value === undefined) return String(value)
-  if (typeof value !== 'object' && typeof value !== 'function') return `a ${typeof value}`
-  const name = readSafely(readSafely(value, 'constructor'), 'name')
-  if (typeof name !== 'string' || name === '') return 'an object'
-  if (name === 'Object') return 'a plain object'
-  return /^[AEIOU]/.test(name) ? `an ${name}` : `a ${name}`
-}
-
 /** A call's final word: the result, or (while a `tools/hand-off` hold has it) a promise of it. */
 type Final = ToolExecutionResult | Promise<ToolExecutionResult>
 
@@ -436,13 +397,3 @@ function hasKeys(object: object): boolean {
   for (const key in object) if (Object.hasOwn(object, key)) return true
   return false
 }
-
-/** A chain's `check` from a normalizer that answers a copy or a problem string. */
-function checkWith<R>(normalize: (value: unknown) => R | string) {
-  return (value: unknown): R | Invalid => {
-    const checked = normalize(value)
-    return typeof checked === 'string' ? new Invalid(checked) : checked
-  }
-}
-
-
