@@ -3,21 +3,15 @@
  * `x-api-key` and the conversation would go to another server), or wait forever for a server
  * that went silent (`idleTimeoutMs`).
  */
-import { secretLeaks, startHttpFixture, type FixtureReply, type HttpFixture } from '@rein/testing'
+import { fixtureServers, secretLeaks } from '@rein/testing'
 import { afterEach, describe, expect, it } from 'vitest'
 import { PROVIDER_BAD_RESPONSE, PROVIDER_STREAM_INTERRUPTED, PROVIDER_UNAVAILABLE } from '../src/index.js'
 import { createProvider } from '../src/provider.js'
 import { drain, KEY, request } from './helpers.js'
 import { answerEvents, sse } from './wire.js'
 
-let servers: HttpFixture[] = []
-afterEach(async () => { await Promise.all(servers.map((s) => s.close())); servers = [] })
-
-async function serve(answer: (index: number) => FixtureReply): Promise<HttpFixture> {
-  const server = await startHttpFixture((_, index) => answer(index))
-  servers.push(server)
-  return server
-}
+const { serve, closeAll } = fixtureServers()
+afterEach(closeAll)
 
 const config = (baseURL: string) => ({ baseURL, apiKey: KEY, model: 'claude-test', maxTokens: 1024, retryBaseDelayMs: 1 })
 

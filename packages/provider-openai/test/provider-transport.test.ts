@@ -3,7 +3,7 @@
  * an Azure-style `api-key` header and the conversation would go to another server), or wait
  * forever for a server that went silent (`idleTimeoutMs`).
  */
-import { secretLeaks, startHttpFixture, type FixtureReply, type HttpFixture } from '@rein/testing'
+import { fixtureServers, secretLeaks } from '@rein/testing'
 import { afterEach, describe, expect, it } from 'vitest'
 import { PROVIDER_BAD_RESPONSE, PROVIDER_STREAM_INTERRUPTED, PROVIDER_UNAVAILABLE } from '../src/index.js'
 import { createProvider } from '../src/provider.js'
@@ -11,14 +11,8 @@ import { drain, KEY, request } from './helpers.js'
 
 const AZURE = 'azure-5e4d3c2b1a0f9e8d7c6b'
 
-let servers: HttpFixture[] = []
-afterEach(async () => { await Promise.all(servers.map((s) => s.close())); servers = [] })
-
-async function serve(answer: (index: number) => FixtureReply): Promise<HttpFixture> {
-  const server = await startHttpFixture((_, index) => answer(index))
-  servers.push(server)
-  return server
-}
+const { serve, closeAll } = fixtureServers()
+afterEach(closeAll)
 
 const chunk = (content: string) => `data: ${JSON.stringify({ choices: [{ index: 0, delta: { content }, finish_reason: null }] })}\n\n`
 

@@ -102,3 +102,23 @@ export async function startHttpFixture(answer: FixtureAnswer): Promise<HttpFixtu
     },
   }
 }
+
+/**
+ * Fixture servers started by one test file: `serve(answer)` starts one (the answer gets the
+ * request's index), `closeAll()` (for an `afterEach`) closes every server started so far.
+ */
+export function fixtureServers() {
+  let servers: HttpFixture[] = []
+  return {
+    async serve(answer: (index: number) => FixtureReply | Promise<FixtureReply>): Promise<HttpFixture> {
+      const server = await startHttpFixture((_, index) => answer(index))
+      servers.push(server)
+      return server
+    },
+    async closeAll(): Promise<void> {
+      const closing = servers
+      servers = []
+      await Promise.all(closing.map((server) => server.close()))
+    },
+  }
+}

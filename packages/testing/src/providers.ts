@@ -7,6 +7,6 @@ export {
   testProvider, providerChecks, contractRequest, assertAssistantMessage, TEXT_ANSWER, CALLS_ANSWER,
   type ProviderAdapter, type ProviderFixture, type FixtureScript, type ReceivedRequest, type ProviderCheck, type TestRunner,
 } from './provider-contract.js'
-export { startHttpFixture, type HttpFixture, type FixtureRequest, type FixtureReply, type FixtureAnswer } from './http-fixture.js'
+export { fixtureServers, startHttpFixture, type HttpFixture, type FixtureRequest, type FixtureReply, type FixtureAnswer } from './http-fixture.js'
 export { secretLeaks, visibleTexts } from './secret-leaks.js'
 export { drainStream, oneToolRequest } from './stream-drain.js'
