@@ -3,6 +3,7 @@
  * block is always `Error: <message>`; `finalizeContent` is the last word on what the model
  * sees: never an empty content list, never a malformed block.
  */
+import { ABORTED_BEFORE_DISPATCH } from './codes.js'
 import { trusted } from './normalize.js'
 import type { ContentBlock, ToolExecutionResult, ToolFailure } from './types.js'
 
@@ -19,6 +20,26 @@ export function failure(code: string, message: string, name?: string, plugin?: s
     content: Object.freeze([Object.freeze({ type: 'text' as const, text: `Error: ${message}` })]) as ContentBlock[],
     error: Object.freeze({ message, info: Object.freeze(info) }),
   })
+}
+
+/**
+ * `error.info.name` of a result handed back while its tool body may still be running: the
+ * kernel's own after an abort (`Abandoned`), and timeout-policy's given-up attempt
+ * (`ToolTimeoutAbandoned`). A plugin that returns before the body settles uses one of them.
+ */
+export const ABANDONED_NAMES: ReadonlySet<string> = new Set(['Abandoned', 'ToolTimeoutAbandoned'])
+
+/**
+ * Whether `value` is a result given up on while its body may still run: a retry would run a
+ * second copy beside it, and a write may still land. Not one whose body never started
+ * (`ABORTED_BEFORE_DISPATCH`). Reads a value of any shape without trusting it.
+ */
+export function bodyMayStillRun(value: unknown): boolean {
+  if (value === null || typeof value !== 'object') return false
+  const result = value as ToolExecutionResult
+  if (!result.isError) return false
+  const info = result.error?.info
+  return info?.name !== undefined && ABANDONED_NAMES.has(info.name) && info.code !== ABORTED_BEFORE_DISPATCH
 }
 
 /** The code of a result: its `error.info.code`, or undefined for a success. */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import {
-  DEPENDENCY_MESSAGE_LIMIT, INVALID_ARGS, MAX_ARGUMENT_DEPTH, Messages, PIPELINE_FAILED, TOOL_NOT_STARTED,
-  deepFreeze, defineTool, readArguments, snapshot, toolServiceOf,
+  ABORTED, ABORTED_BEFORE_DISPATCH, DEPENDENCY_MESSAGE_LIMIT, INVALID_ARGS, MAX_ARGUMENT_DEPTH, Messages, PIPELINE_FAILED,
+  TOOL_NOT_STARTED, TOOL_TIMEOUT, bodyMayStillRun, deepFreeze, defineTool, failure, readArguments, snapshot, toolServiceOf,
 } from '../src/index.js'
 import { code, firstText, makeKernel } from './helpers.js'
 
@@ -137,5 +137,21 @@ describe('the kernel config', () => {
     expect(toolServiceOf(defaults)!.abandonAfterMs).toBe(1000)
     await ctx.stop()
     await defaults.stop()
+  })
+})
+
+describe('bodyMayStillRun', () => {
+  it('is true only for a result given up on after its body started', () => {
+    expect([
+      failure(TOOL_TIMEOUT, 'x', 'ToolTimeoutAbandoned'),
+      failure(ABORTED, 'x', 'ToolTimeoutAbandoned'),
+      failure(ABORTED, 'x', 'Abandoned'),
+      failure(ABORTED_BEFORE_DISPATCH, 'x', 'Abandoned'),
+      failure(TOOL_TIMEOUT, 'x'),
+      failure(ABORTED, 'x'),
+      { isError: false, content: [] },
+      'ok',
+      undefined,
+    ].map(bodyMayStillRun)).toEqual([true, true, true, false, false, false, false, false, false])
   })
 })

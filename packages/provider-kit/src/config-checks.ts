@@ -7,7 +7,8 @@
  * are refused, with the likely intended one. Meant to run once, in `createProvider`.
  */
 import { ProviderConfigError } from './errors.js'
-import { DEFAULT_IDLE_TIMEOUT_MS, MAX_TIMER_MS } from './limits.js'
+import { MAX_TIMER_MS } from '@rein/kernel'
+import { DEFAULT_IDLE_TIMEOUT_MS } from './limits.js'
 import type { RetryPolicy } from './retry.js'
 
 /** The config keys of the HTTP layer, the same in every provider. */

@@ -20,7 +20,7 @@ export { readErrorBody, quote, MAX_QUOTE, type ServerError } from './server-erro
 export { transientStatus, isRetryable, parseRetryAfter, backoffDelay, sleep, type RetryPolicy } from './retry.js'
 export { postWithRetries, requestHeaders, defaultDeps, type Endpoint, type HttpDeps, type HttpFailure, type OpenBody } from './http.js'
 export { parseSSE, SSEParser, type SSEEvent, type SSELimits } from './sse.js'
-export { MAX_BODY_BYTES, MAX_SSE_EVENT_SIZE, MAX_ERROR_BODY_BYTES, DEFAULT_IDLE_TIMEOUT_MS, MAX_TIMER_MS } from './limits.js'
+export { MAX_BODY_BYTES, MAX_SSE_EVENT_SIZE, MAX_ERROR_BODY_BYTES, DEFAULT_IDLE_TIMEOUT_MS } from './limits.js'
 export { answers, type Answers, type AnswerEvent, type Assembler, type Wire } from './answers.js'
 export { readHttpURL, quotableURL, type HttpURLReading, type HttpURLProblem } from './http-url.js'
 export { ConfigCheck, type TransportConfig, type Transport, type SecretAdvice } from './config-checks.js'

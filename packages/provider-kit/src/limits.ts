@@ -18,9 +18,6 @@ export const MAX_ERROR_BODY_BYTES = 64 * 1024
 /** The default `idleTimeoutMs`: how long to wait for the headers, or for the next bytes of a body. */
 export const DEFAULT_IDLE_TIMEOUT_MS = 120_000
 
-/** The longest delay a timer can wait (2^31 - 1 ms, about 24.8 days); longer ones fire at once. */
-export const MAX_TIMER_MS = 2_147_483_647
-
 /** A size for a message: `16 MiB`, `64 KiB` or `N bytes`. */
 export function sizeText(bytes: number): string {
   if (bytes >= MiB && bytes % MiB === 0) return `${bytes / MiB} MiB`

@@ -14,7 +14,7 @@ export type { ConfigInput, InvalidateOn } from './config.js'
 export { cacheHandler, type CacheDeps, type CacheHandler } from './cache.js'
 export { cacheKey, canonicalJson } from './key.js'
 export { TtlLru } from './store.js'
-export { ABANDONED_NAMES, isAbandoned, Writes } from './writes.js'
+export { Writes } from './writes.js'
 
 /** The cordis plugin name. */
 export const name = 'cache'

@@ -3,28 +3,10 @@
  * unless configured as `pure`). Guarantees: `onStart` runs before such a call's inner layers
  * do, and a run that overlapped such a call in any way is never reported `quiet`, so a result
  * that may predate a write is never stored. A write whose result was returned while its body
- * may still run (`isAbandoned`) is not over: it invalidates again and stays counted as running
+ * may still run (the kernel's `bodyMayStillRun`) is not over: it invalidates again and stays counted as running
  * for `holdMs` more (one unref'd timer, cleared by `dispose`). One per plugin instance.
  */
-import { ABORTED_BEFORE_DISPATCH, type ToolExecutionResult } from '@rein/kernel'
-
-/** `error.info.name` values of a result returned without waiting for the body to settle. */
-export const ABANDONED_NAMES: ReadonlySet<string> = new Set(['ToolTimeoutAbandoned', 'Abandoned'])
-
-/** The longest delay a Node timer honours; a longer hold is waited out in steps. */
-const MAX_TIMER_MS = 2_147_483_647
-
-/**
- * Whether `value` is a result given up on while its body may still run: `info.name` is
- * `ToolTimeoutAbandoned` or `Abandoned`, unless the body never started (`ABORTED_BEFORE_DISPATCH`).
- */
-export function isAbandoned(value: unknown): boolean {
-  if (value === null || typeof value !== 'object') return false
-  const result = value as ToolExecutionResult
-  if (!result.isError) return false
-  const info = result.error?.info
-  return info?.name !== undefined && ABANDONED_NAMES.has(info.name) && info.code !== ABORTED_BEFORE_DISPATCH
-}
+import { bodyMayStillRun, MAX_TIMER_MS } from '@rein/kernel'
 
 /** Counts writes: the generation moves when one starts and again when it ends. */
 export class Writes {
@@ -66,7 +48,7 @@ export class Writes {
     }
     // A `then`, not an async function: this runs for every call of every non-idempotent tool.
     return running.then((value) => {
-      if (isAbandoned(value)) this.abandoned()
+      if (bodyMayStillRun(value)) this.abandoned()
       else this.ended()
       return value
     }, (error: unknown) => { this.ended(); throw error })

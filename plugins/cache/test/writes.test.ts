@@ -1,6 +1,6 @@
 import { ABORTED, ABORTED_BEFORE_DISPATCH, TOOL_TIMEOUT, failure } from '@rein/kernel'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { Writes, isAbandoned } from '../src/writes.js'
+import { Writes } from '../src/writes.js'
 
 afterEach(() => { vi.useRealTimers() })
 
@@ -59,21 +59,5 @@ describe('Writes', () => {
     expect(vi.getTimerCount()).toBe(1)
     writes.dispose()
     expect(vi.getTimerCount()).toBe(0)
-  })
-})
-
-describe('isAbandoned', () => {
-  it('is true only for a result given up on after its body started', () => {
-    expect([
-      failure(TOOL_TIMEOUT, 'x', 'ToolTimeoutAbandoned'),
-      failure(ABORTED, 'x', 'ToolTimeoutAbandoned'),
-      failure(ABORTED, 'x', 'Abandoned'),
-      failure(ABORTED_BEFORE_DISPATCH, 'x', 'Abandoned'),
-      failure(TOOL_TIMEOUT, 'x'),
-      failure(ABORTED, 'x'),
-      { isError: false, content: [] },
-      'ok',
-      undefined,
-    ].map(isAbandoned)).toEqual([true, true, true, false, false, false, false, false, false])
   })
 })

@@ -4,6 +4,7 @@
  * code that is never retried (`ABORTED`, `TOOL_DENIED`, ...): that would be a silent no-op.
  */
 import { Schema } from 'cordis'
+import { MAX_TIMER_MS } from '@rein/kernel'
 import { DEFAULT_RETRY_ON, NEVER_RETRIED } from './codes.js'
 
 export interface Config {
@@ -18,9 +19,6 @@ export interface Config {
   /** Also retry the transient HTTP codes (`HTTP_429`, `HTTP_503`, ...; see `TRANSIENT_HTTP_CODES`). */
   retryHttp: boolean
 }
-
-/** The longest delay a Node timer honours; a longer one would fire after 1 ms. */
-export const MAX_TIMER_MS = 2_147_483_647
 
 /** What a user may write: every key is optional, the schema fills in the defaults. */
 export type ConfigInput = Partial<Config>

@@ -13,7 +13,7 @@ export type { ConfigInput } from './config.js'
 export { DEFAULT_RETRY_ON, NEVER_RETRIED, TRANSIENT_HTTP_CODES } from './codes.js'
 export { abortableSleep, backoffDelay } from './backoff.js'
 export { childSignal, type ChildSignal } from './signal.js'
-export { ABANDONED_NAMES, isRetryable, retryHandler, type RetryDeps } from './retry.js'
+export { isRetryable, retryHandler, type RetryDeps } from './retry.js'
 
 /** The cordis plugin name. */
 export const name = 'retry'

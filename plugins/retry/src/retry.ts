@@ -5,7 +5,7 @@
  * is restored in `finally`. An abort ends the sleep at once and returns the last result.
  * Other tools pass straight through. `exec.meta.attempts` counts the attempts made.
  */
-import { codeOf, type ExecuteHandler, type ToolDefinition, type ToolExec, type ToolExecutionResult } from '@rein/kernel'
+import { bodyMayStillRun, codeOf, type ExecuteHandler, type ToolDefinition, type ToolExec, type ToolExecutionResult } from '@rein/kernel'
 import { abortableSleep, backoffDelay } from './backoff.js'
 import { NEVER_RETRIED, TRANSIENT_HTTP_CODES } from './codes.js'
 import type { Config } from './config.js'
@@ -22,18 +22,14 @@ export interface RetryDeps {
 /** Real timers and `Math.random`: what the module's own plugin uses. */
 export const defaultDeps: RetryDeps = { sleep: abortableSleep, random: Math.random }
 
-/** `error.info.name` values of a result returned while the tool body may still be running. */
-export const ABANDONED_NAMES: ReadonlySet<string> = new Set(['ToolTimeoutAbandoned', 'Abandoned'])
-
 /**
  * Whether `result` is a failure this config retries. Never one whose body was given up on
- * and may still be running (`ABANDONED_NAMES`): a retry would run a second copy alongside it.
+ * and may still be running (the kernel's `bodyMayStillRun`): a retry would run a second copy alongside it.
  */
 export function isRetryable(result: ToolExecutionResult, config: Pick<Config, 'retryOn' | 'retryHttp'>): boolean {
   const code = codeOf(result)
   if (code === undefined || NEVER_RETRIED.has(code)) return false
-  const name = result.isError ? result.error.info?.name : undefined
-  if (name !== undefined && ABANDONED_NAMES.has(name)) return false
+  if (bodyMayStillRun(result)) return false
   return config.retryOn.includes(code) || (config.retryHttp && TRANSIENT_HTTP_CODES.has(code))
 }
 

@@ -5,6 +5,7 @@
  * has a finite deadline unless a config value says otherwise: `defaultMs` has a default.
  */
 import { Schema } from 'cordis'
+import { MAX_TIMER_MS } from '@rein/kernel'
 
 /**
  * The deadline of a tool that names none: 30 s. Long enough for the real tools a harness
@@ -23,9 +24,6 @@ export interface Config {
   /** Whether `exec.progress()` restarts the deadline (a heartbeat). */
   resetOnProgress: boolean
 }
-
-/** The longest delay a Node timer honours; a longer one would fire after 1 ms. */
-export const MAX_TIMER_MS = 2_147_483_647
 
 /** What a user may write: every key is optional, the schema fills in the defaults. */
 export type ConfigInput = Partial<Config>

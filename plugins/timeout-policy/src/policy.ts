@@ -6,14 +6,17 @@
  * `ABORTED`); a tool still running `graceMs` after either -> given up on, `ToolTimeoutAbandoned`.
  */
 import {
-  ABORTED, Messages, TOOL_TIMEOUT, failure,
+  ABORTED, MAX_TIMER_MS, Messages, TOOL_TIMEOUT, failure,
   type ExecuteHandler, type ToolDefinition, type ToolExecutionResult,
 } from '@rein/kernel'
-import { MAX_TIMER_MS, type Config } from './config.js'
+import type { Config } from './config.js'
 import { DeadlineGroups } from './groups.js'
 import { CallWatch, type Cause, type Watch } from './watch.js'
 
-/** `error.info.name` of a result returned without waiting any longer for the tool. */
+/**
+ * `error.info.name` of a result returned without waiting any longer for the tool: one of the
+ * kernel's `ABANDONED_NAMES`, so retry and cache know the body may still be running.
+ */
 export const ABANDONED = 'ToolTimeoutAbandoned'
 
 /**

@@ -1,4 +1,4 @@
-import { TOOL_TIMEOUT, ABORTED, type ToolExec } from '@rein/kernel'
+import { ABANDONED_NAMES, TOOL_TIMEOUT, ABORTED, type ToolExec } from '@rein/kernel'
 import fc from 'fast-check'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { ABANDONED, Config, DEFAULT_TIMEOUT_MS, deadlineFor } from '../src/index.js'
@@ -269,5 +269,11 @@ describe('calls that start together', () => {
     await Promise.all([1, 2].map((n) => ctx.tools.execute({ id: `q${n}`, name: 'quick', arguments: {} })))
     expect(new Set(signals).size).toBe(2)
     expect(vi.getTimerCount()).toBe(0)
+  })
+})
+
+describe('the name of a given-up result', () => {
+  it('is one the kernel lists, so retry and cache know the body may still be running', () => {
+    expect(ABANDONED_NAMES.has(ABANDONED)).toBe(true)
   })
 })
