@@ -10,7 +10,7 @@
  */
 import { readSafely } from './hostile.js'
 import type { RegisteredTool } from './registry.js'
-import type { ExecuteOptions, Json, PreToolDecision, ProgressInfo, StageCallbacks, ToolCall, ToolExec, ToolExecutionResult } from './types.js'
+import type { ExecuteOptions, Json, SessionRef, PreToolDecision, ProgressInfo, StageCallbacks, ToolCall, ToolExec, ToolExecutionResult } from './types.js'
 
 /** What the kernel knows about one call while it runs; shared by every view of its exec. */
 export interface CallRecord {
@@ -47,6 +47,7 @@ class ExecView implements Exec {
   readonly index: number | undefined
   readonly agent: string | undefined
   readonly parent: string | undefined
+  readonly session: SessionRef | undefined
   readonly meta: Record<string, Json>;
   readonly [CALL]: CallRecord
 
@@ -64,6 +65,7 @@ class ExecView implements Exec {
     this.index = from.index
     this.agent = from.agent
     this.parent = from.parent
+    this.session = from.session
     this.meta = meta
     this[CALL] = record
   }

@@ -86,8 +86,15 @@ export interface ToolExec {
   readonly index?: number
   readonly agent?: string
   readonly parent?: string
+  /** The session this call belongs to (the agent's store id; an MCP session...), when there is one. */
+  readonly session?: SessionRef
   /** Scratch space for plugins to pass facts about this call to observers (copied to `result.meta`). */
   readonly meta: Record<string, Json>
+}
+
+/** Names the session a call belongs to (DESIGN.md §7.1): a file store's path as given, a database's id. */
+export interface SessionRef {
+  readonly id: string
 }
 
 /** Options of one `ctx.tools.execute`. */
@@ -98,6 +105,8 @@ export interface ExecuteOptions {
   index?: number
   agent?: string
   parent?: string
+  /** The session the call belongs to: per-session plugins keep their state there; absent, they keep none. */
+  session?: SessionRef
   /** Receives every `exec.progress()` report of this call, after the plugins' listeners. */
   onProgress?: (info: ProgressInfo | undefined) => void
   /** The caller's hold on this call's stages (a scheduler orders stages across calls with it). */
