@@ -7,6 +7,7 @@
  * (`evaluation.ts`). Anything not listed here is read as the command it is (`ssh host 'rm x'` is
  * only `ssh`).
  */
+import { compoundAssignments } from './arrays.js'
 import { evaluatesCode } from './evaluation.js'
 import { scanOptions, type OptionSpec } from './options.js'
 import { staticText, type Word } from './syntax.js'
@@ -104,9 +105,12 @@ export function wrapped(name: string, words: readonly Word[], feed: Feed): Wrapp
     case 'watch': return watch(words)
     case '.':
     case 'source': return source(words, feed)
-    default: return evaluatesCode(name, words) ? [UNKNOWN] : []
+    default: return evaluatesCode(name, words) ? [UNKNOWN, ...compoundAssignments(name, words).map(script)] : []
   }
 }
+
+/** Shell source in one word. */
+const script = (word: Word): Wrapped => ({ kind: 'script', words: [word] })
 
 /**
  * A wrapper from `COMMAND_WRAPPERS`. `exec` with no command but a here-document makes it the
