@@ -6,6 +6,7 @@
  * runs; and some variables are code (`PS4`, `BASH_ENV`) or arithmetic (`OPTIND`, `RANDOM`) when
  * assigned. Each answer fails closed: what is not plainly data counts as code.
  */
+import { DECLARATIONS, reparsed } from './arrays.js'
 import { staticText, type Word } from './syntax.js'
 
 /** A variable name as bash takes it without evaluating anything: `x`, or `a[0]`. */
@@ -71,8 +72,6 @@ const NAME_BUILTINS: Record<string, NameOptions> = {
   hash: { flags: 'dlrt', values: '', names: '', operands: 'data' },
   enable: { flags: 'adnps', values: '', names: '', operands: 'data' },
 }
-
-const DECLARATIONS = new Set(['declare', 'typeset', 'local', 'export', 'readonly'])
 
 /**
  * Builtins that run text given to them, or replay earlier commands, when one of these options
@@ -181,13 +180,16 @@ function declaresNames(words: readonly Word[]): boolean {
   return named
 }
 
-/** `declare`, `local`, `export`…: `-n` (a name reference), `-i` (arithmetic) or a name with a subscript. */
+/**
+ * `declare`, `local`, `export`…: `-n` (a name reference), `-i` (arithmetic), a name with a
+ * subscript, or a value bash parses again as a compound array assignment (`arrays.ts`).
+ */
 function declares(words: readonly Word[]): boolean {
   return words.slice(1).some((word) => {
     const text = staticText(word)
     if (text === '--') return false
     if (text !== undefined && /^[-+][A-Za-z]*$/.test(text)) return /[in]/.test(text)
-    return !(text !== undefined && NAME.test(text)) && !plainAssignment(word)
+    return !(text !== undefined && NAME.test(text)) && (!plainAssignment(word) || reparsed(words, word))
   })
 }
 

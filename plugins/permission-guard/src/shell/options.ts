@@ -26,6 +26,13 @@ export interface OptionSpec {
   numeric?: boolean
   /** Operands that come before the command (`timeout DURATION`, `chroot DIR`). */
   operands?: number
+  /**
+   * An operand before the command that may be left out (`chrt [PRIORITY] COMMAND`): a word that
+   * matches is that operand, any other is the command.
+   */
+  optionalOperand?: RegExp
+  /** Every `--name` and `--name=value` is an option of one word (`valgrind`, `firejail`). */
+  longAny?: boolean
 }
 
 /**
@@ -57,6 +64,7 @@ export function scanOptions(words: readonly Word[], spec: OptionSpec): Scan {
     i += step
   }
   i = Math.min(i + (spec.operands ?? 0), words.length)
+  if (spec.optionalOperand && i < words.length && spec.optionalOperand.test(staticText(words[i]) ?? '')) i++
   const settingsStart = i
   while (spec.assignments && i < words.length && staticText(words[i])?.includes('=')) i++
   if (i >= words.length) return { kind: 'none', seen }
@@ -82,7 +90,7 @@ function optionWords(text: string, spec: OptionSpec, seen: Set<string>): number 
 function longOption(body: string, spec: OptionSpec, seen: Set<string>): number | undefined {
   const eq = body.indexOf('=')
   const name = eq < 0 ? body : body.slice(0, eq)
-  if (spec.longFlags?.includes(name)) {
+  if (spec.longFlags?.includes(name) || (spec.longAny && name !== '')) {
     seen.add(`--${name}`)
     return 1
   }

@@ -234,7 +234,7 @@ function assignment(tree: Tree, assign: SyntaxNode): Word {
   }
   const index = assign.Index ? `[${tree.sourceOf(assign.Index)}]` : ''
   const name = literalWord(`${assign.Name.Value}${index}${assign.Append ? '+=' : '='}`)
-  if (assign.Array) return { parts: [...name.parts, { kind: 'dynamic', source: tree.sourceOf(assign.Array) }] }
+  if (assign.Array) return { parts: [...name.parts, { kind: 'dynamic', source: tree.sourceOf(assign.Array), array: true }] }
   return assign.Value ? { parts: [...name.parts, ...word(tree, assign.Value).parts] } : name
 }
 

@@ -9,6 +9,7 @@
  * `MAX_WRAPPERS`) or is too long (`MAX_LENGTH`) is `{ ok: false }`: the caller must treat it as
  * the worst case.
  */
+import { arraysMade, BASH_ARRAYS, reparsedIfArray } from './arrays.js'
 import { plainAssignment, setsVariables } from './evaluation.js'
 import { staticText, wordText, type ShellParser, type SimpleCommand, type Word } from './syntax.js'
 import { wrapped } from './wrappers.js'
@@ -58,10 +59,10 @@ export const MAX_LENGTH = 128 * 1024
 /** Reads `source` with `parse`; never throws. */
 export function readCommandLine(source: string, parse: ShellParser): Reading {
   if (source.length > MAX_LENGTH) return { ok: false, reason: `it is longer than ${MAX_LENGTH / 1024} KiB` }
-  const reader: Reader = { parse, commands: [], writes: false }
+  const reader: Reader = { parse, commands: [], writes: false, arrays: new Set(BASH_ARRAYS), ifArray: [] }
   try {
     const reason = readScript(source, reader, 0, { other: false, assigns: false })
-    return reason === undefined ? { ok: true, commands: reader.commands, writes: reader.writes } : { ok: false, reason }
+    return reason === undefined ? { ok: true, commands: withArrays(reader), writes: reader.writes } : { ok: false, reason }
   } catch (error) {
     return { ok: false, reason: error instanceof RangeError ? 'it is nested too deeply' : String(error) }
   }
@@ -71,6 +72,27 @@ interface Reader {
   parse: ShellParser
   commands: ShellCommand[]
   writes: boolean
+  /** Variables the line makes arrays, anywhere in it (a function may run before its text). */
+  arrays: Set<string>
+  /** Declarations whose arguments are code if these variables are arrays (`arrays.ts`). */
+  ifArray: { at: number, names: string[], command: ShellCommand }[]
+}
+
+/**
+ * The commands, with each declaration whose argument bash parses again because its variable is
+ * an array somewhere on the line (`y=(); declare y=$v`) followed by itself as unknown code.
+ */
+function withArrays(reader: Reader): ShellCommand[] {
+  const commands = [...reader.commands]
+  for (const { at, names, command } of [...reader.ifArray].reverse()) {
+    if (names.some((name) => reader.arrays.has(name))) commands.splice(at, 0, { ...command, known: false })
+  }
+  return commands
+}
+
+/** Notes the variables a command or its assignments make arrays. */
+function noteArrays(reader: Reader, name: string | undefined, words: readonly Word[], assignments: readonly Word[]): void {
+  for (const variable of arraysMade(name, words, assignments)) reader.arrays.add(variable)
 }
 
 /** What a command reads besides its words: here-documents, and whether variables were set for it. */
@@ -107,6 +129,7 @@ function readScript(source: string, reader: Reader, depth: number, inherited: Co
 /** One simple command of a script, with its `NAME=value` prefixes (or only those). */
 function readSimple(command: SimpleCommand, context: Context, reader: Reader, depth: number): string | undefined {
   const settings = command.assigns ?? []
+  noteArrays(reader, undefined, [], settings)
   if (command.words.length === 0) {
     if (settings.length > 0) reader.commands.push({ words: settings.map(wordText), known: settings.every(plainAssignment), assigns: true })
     return undefined
@@ -134,6 +157,9 @@ function readCommand(words: readonly Word[], context: Context, reader: Reader, d
   const command: ShellCommand = { words: [name, ...text.slice(1)], known: true, assigns: assigns || setsVariables(name, words) }
   if (text[0] !== name) command.program = text[0]
   reader.commands.push(command)
+  noteArrays(reader, name, words, [])
+  const ifArray = reparsedIfArray(name, words)
+  if (ifArray.length > 0) reader.ifArray.push({ at: reader.commands.length, names: ifArray, command: { words: command.words, known: false, assigns: command.assigns } })
   for (const inner of wrapped(name, words, { stdin: context.input !== undefined, other: context.other })) {
     let reason: string | undefined
     switch (inner.kind) {

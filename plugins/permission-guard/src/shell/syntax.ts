@@ -14,7 +14,16 @@ export type Part =
    * `$x`, `${x}`, `$((…))`, `$(…)`, `` `…` ``, `<(…)`, `{a,b}`: known only at run time. `quoted`
    * when it stands inside double quotes (then it is not split into words or globbed).
    */
-  | { kind: 'dynamic', source: string, quoted?: boolean }
+  | {
+    kind: 'dynamic'
+    source: string
+    quoted?: boolean
+    /**
+     * A compound array value written in the source (`x=(a $(b))`): the parser has read its
+     * elements where they stand, so its text is not code bash parses again.
+     */
+    array?: true
+  }
 
 /** One shell word, as its parts. */
 export interface Word {

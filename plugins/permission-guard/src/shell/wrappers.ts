@@ -7,7 +7,9 @@
  * (`evaluation.ts`). Anything not listed here is read as the command it is (`ssh host 'rm x'` is
  * only `ssh`).
  */
+import { compoundAssignments } from './arrays.js'
 import { evaluatesCode } from './evaluation.js'
+import { capsh, flock, launched, LAUNCHERS, runcon, schedtool, setarch, SETARCH_NAMES, sg, typescript } from './launchers.js'
 import { scanOptions, type OptionSpec } from './options.js'
 import { staticText, type Word } from './syntax.js'
 
@@ -28,30 +30,7 @@ export interface Feed {
   other: boolean
 }
 
-/** Wrappers that run the rest of their words as a command, after their own options. */
-const COMMAND_WRAPPERS: Record<string, OptionSpec> = {
-  builtin: {},
-  busybox: {},
-  chroot: { longFlags: ['skip-chdir'], longValues: ['userspec', 'groups'], operands: 1 },
-  command: { flags: 'pvV' },
-  doas: { flags: 'nSs', values: 'Cu' },
-  env: { flags: 'i0v', values: 'uC', longFlags: ['ignore-environment', 'null', 'debug'], longValues: ['unset', 'chdir'], dash: true, assignments: true },
-  exec: { flags: 'cl', values: 'a' },
-  ionice: { flags: 't', values: 'cnp', longFlags: ['ignore'], longValues: ['class', 'classdata', 'pid'] },
-  nice: { values: 'n', longValues: ['adjustment'], numeric: true },
-  nohup: {},
-  setsid: { flags: 'cfw', longFlags: ['ctty', 'fork', 'wait'] },
-  stdbuf: { values: 'ioe', longValues: ['input', 'output', 'error'] },
-  sudo: {
-    flags: 'AbEHiKklnPSsVv',
-    values: 'CDghpRrTtUu',
-    longFlags: ['askpass', 'background', 'preserve-env', 'set-home', 'login', 'remove-timestamp', 'reset-timestamp', 'non-interactive', 'preserve-groups', 'stdin', 'shell'],
-    longValues: ['close-from', 'chdir', 'group', 'host', 'prompt', 'chroot', 'role', 'type', 'command-timeout', 'other-user', 'user'],
-    assignments: true,
-  },
-  time: { flags: 'apqvV', values: 'fo', longFlags: ['append', 'portability', 'quiet', 'verbose'], longValues: ['format', 'output'] },
-  timeout: { flags: 'v', values: 'ks', longFlags: ['foreground', 'preserve-status', 'verbose'], longValues: ['kill-after', 'signal'], operands: 1 },
-}
+const EXEC: OptionSpec = { flags: 'cl', values: 'a' }
 
 const XARGS: OptionSpec = {
   flags: '0prtx',
@@ -91,10 +70,17 @@ const UNKNOWN: Wrapped = { kind: 'unknown' }
  * `feed` says which here-documents the command is given.
  */
 export function wrapped(name: string, words: readonly Word[], feed: Feed): Wrapped[] {
-  const spec = Object.hasOwn(COMMAND_WRAPPERS, name) ? COMMAND_WRAPPERS[name] : undefined
-  if (spec) return commandWrapper(name, words, spec, feed)
+  if (name === 'exec') return exec(words, feed)
+  if (Object.hasOwn(LAUNCHERS, name)) return launched(LAUNCHERS[name], words)
   if (SHELLS.has(name)) return shell(words, feed)
+  if (SETARCH_NAMES.has(name)) return setarch(name, words)
   switch (name) {
+    case 'flock': return flock(words)
+    case 'script': return typescript(words)
+    case 'sg': return sg(words)
+    case 'capsh': return capsh(words)
+    case 'runcon': return runcon(words)
+    case 'schedtool': return schedtool(words)
     case 'eval': return words.length > 1 ? [{ kind: 'script', words: words.slice(1) }] : []
     case 'trap': return trap(words)
     case 'su': return su(words)
@@ -104,20 +90,22 @@ export function wrapped(name: string, words: readonly Word[], feed: Feed): Wrapp
     case 'watch': return watch(words)
     case '.':
     case 'source': return source(words, feed)
-    default: return evaluatesCode(name, words) ? [UNKNOWN] : []
+    default: return evaluatesCode(name, words) ? [UNKNOWN, ...compoundAssignments(name, words).map(script)] : []
   }
 }
 
+/** Shell source in one word. */
+const script = (word: Word): Wrapped => ({ kind: 'script', words: [word] })
+
 /**
- * A wrapper from `COMMAND_WRAPPERS`. `exec` with no command but a here-document makes it the
- * input of every later command (`exec <<< 'rm x'; bash`): this reader does not follow that, so
- * it is unknown.
+ * `exec [options] [COMMAND…]`. With no command but a here-document it makes that the input of
+ * every later command (`exec <<< 'rm x'; bash`): this reader does not follow that, so it is unknown.
  */
-function commandWrapper(name: string, words: readonly Word[], spec: OptionSpec, feed: Feed): Wrapped[] {
-  const scan = scanOptions(words, spec)
+function exec(words: readonly Word[], feed: Feed): Wrapped[] {
+  const scan = scanOptions(words, EXEC)
   switch (scan.kind) {
     case 'found': return [{ kind: 'command', words: words.slice(scan.index), settings: scan.settings }]
-    case 'none': return name === 'exec' && (feed.stdin || feed.other) ? [UNKNOWN] : []
+    case 'none': return feed.stdin || feed.other ? [UNKNOWN] : []
     case 'unknown': return [UNKNOWN]
   }
 }
@@ -182,7 +170,7 @@ function trap(words: readonly Word[]): Wrapped[] {
 /**
  * `su [options] [-c COMMAND] [user]` (also `-lc COMMAND`, `-cCOMMAND`, `--command=…`,
  * `--session-command …`): only the command is read. `-s SHELL` makes any program the one that
- * runs it: unknown.
+ * runs it: unknown. With no command, the user's shell reads its commands from standard input.
  */
 function su(words: readonly Word[]): Wrapped[] {
   for (let i = 1; i < words.length; i++) {
@@ -200,7 +188,7 @@ function su(words: readonly Word[]): Wrapped[] {
       return i + 1 < words.length ? [{ kind: 'script', words: [words[i + 1]] }] : []
     }
   }
-  return []
+  return [{ kind: 'stdin' }]
 }
 
 /** `runuser -u USER [--] COMMAND…` runs the command itself; without `-u` it is read as `su`. */

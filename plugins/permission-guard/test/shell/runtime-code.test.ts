@@ -121,4 +121,22 @@ describe('code bash evaluates at run time', () => {
     expect(setsVariables('export', words('export', '-p'))).toBe(false)
     expect(setsVariables('ls', words('ls', 'PATH'))).toBe(false)
   })
+
+  it('reads a declaration value bash parses again as a compound array assignment as code, and its commands as commands', () => {
+    expect(reads("local -a 'x=($(rm y))'")).toEqual(['=local -a x=($(rm y))', '?local -a x=($(rm y))', '=x=($(rm y))', 'rm y'])
+    expect(reads("declare 'x=(a b)'")).toEqual(['=declare x=(a b)', '?declare x=(a b)', '=x=(a b)'])
+    expect(reads('declare -a x=$v')).toEqual(['=declare -a x=$v', '?declare -a x=$v'])
+    expect(reads('declare -A x=${v}')).toEqual(['=declare -A x=${v}', '?declare -A x=${v}'])
+    expect(reads('x=(); export x=$v')).toEqual(['=x=()', '=export x=$v', '?=export x=$v'])
+    expect(reads('export x=$v; x[2]=1')).toEqual(['=export x=$v', '?=export x=$v', '=x[2]=1'])
+    expect(reads('declare x=$(cat f) y=(1)')).toEqual(['=declare x=$(cat f) y=(1)', 'cat f'])
+    expect(reads('declare x=$(cat f) y=(1); declare x=$v')).toEqual(['=declare x=$(cat f) y=(1)', 'cat f', '=declare x=$v'])
+  })
+
+  it('leaves declarations alone whose values bash only assigns', () => {
+    expect(reads('export PATH=$HOME/bin:$PATH; local dir=$(pwd) n=1')).toEqual(['=export PATH=$HOME/bin:$PATH', '=local dir=$(pwd) n=1', 'pwd'])
+    expect(reads('declare -a files=(a "$b" c); local -a list=([0]=v)')).toEqual(['=declare -a files=(a "$b" c)', '=local -a list=([0]=v)'])
+    expect(reads("declare -a x; x='($(rm y))'; declare x+=a$v")).toEqual(['=declare -a x', '=x=($(rm y))', '=declare x+=a$v'])
+    expect(reads('declare +a x=$v; declare -r x=y$v')).toEqual(['=declare +a x=$v', '=declare -r x=y$v'])
+  })
 })

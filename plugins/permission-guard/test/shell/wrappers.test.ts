@@ -150,4 +150,66 @@ describe('wrappers', () => {
     expect(reads("ssh host 'rm x'")).toEqual(['ssh host rm x'])
     expect(reads("python3 -c 'import shutil'")).toEqual(['python3 -c import shutil'])
   })
+
+  it('reads the command of every util-linux and coreutils wrapper, after options that take a value', () => {
+    const runs = (line: string, command = 'rm x') => expect([line, reads(line).at(-1)]).toEqual([line, command])
+    runs('taskset -a 0x3 rm x')
+    runs('taskset --cpu-list 0-3 rm x')
+    runs('chrt -f 10 rm x')
+    runs('chrt --deadline -T 100 -P 200 -D 200 0 rm x')
+    runs('chrt --other rm x')
+    runs('flock -s -E 3 --timeout 5 /tmp/lk rm x')
+    runs('flock --nb /tmp/lk --command "rm x"')
+    runs('prlimit -c -n=10 --cpu=5 --stack rm x')
+    runs('prlimit -o RESOURCE rm x')
+    runs('setpriv --reuid 1000 --regid=1000 --clear-groups -- rm x')
+    runs('unshare -U -m=/proc/1/ns/mnt --propagation private --map-root-user rm x')
+    runs('unshare --mount-proc=/proc -f --kill-child=SIGTERM -R /jail rm x')
+    runs('nsenter --target 1 -m -u -i -n -p -r/jail -w rm x')
+    runs('ionice -P 4 -c2 -n 7 rm x')
+    runs('setarch x86_64 -R --3gb rm x')
+    runs('linux32 --addr-no-randomize rm x')
+    runs('choom --adjust=-100 rm x')
+    runs('uclampset -m 100 -M 512 -R rm x')
+    runs('script -a -T timing.log -E never -c "rm x" out.log')
+    runs('script --log-out=o.log --command="rm x"')
+    runs('runcon -t unconfined_t -r system_r rm x')
+    runs('runcon system_u:system_r:x_t:s0 rm x')
+    runs('schedtool -B -a 0x1 -e rm x')
+    runs('numactl --interleave=all -N 0 -C 1 rm x')
+    runs('cgexec -g cpu,memory:/grp --sticky rm x')
+    runs('systemd-run --user -p MemoryMax=1G -E A=1 --unit=x --wait rm x')
+    runs('firejail --private=/tmp/x --net=none --quiet rm x')
+    runs('fakeroot -s state -i state -- rm x')
+    runs('strace -ff -e trace=file -o log -s 100 rm x')
+    runs('ltrace -f -o log -n 2 rm x')
+    runs('valgrind --tool=memcheck --leak-check=full -q rm x')
+    runs('pkexec --user root rm x')
+    runs('dbus-run-session --config-file=x.conf -- rm x')
+    runs('ssh-agent -a sock -t 60 rm x')
+    runs('capsh --drop=cap_net_raw == --print', 'capsh --print')
+    runs("sg users -c 'rm x'")
+    runs("sg users 'rm x'")
+    runs('sudo chrt -f 1 taskset 1 nice rm x')
+  })
+
+  it('reads a wrapper that starts a shell when it is given no command as a shell reading standard input', () => {
+    for (const line of ['unshare -r', 'nsenter -t 1 -a', 'chroot /jail', 'setarch x86_64', 'linux64', 'fakeroot', 'firejail --private', 'newgrp -',
+      'pkexec', 'sudo -s', 'sudo --login', 'doas -s', 'su', 'su - root', 'script -q /dev/null', 'sg users', 'systemd-run --shell']) {
+      expect([line, reads(`${line} <<< 'rm x'`).at(-1)]).toEqual([line, 'rm x'])
+      expect([line, reads(`echo 'rm x' | ${line}`).at(-1)]).toEqual([line, `?${line}`])
+    }
+    expect(reads('sudo -l')).toEqual(['sudo -l'])
+    expect(reads('flock 9')).toEqual(['flock 9'])
+    expect(reads('taskset -p 1')).toEqual(['taskset -p 1'])
+  })
+
+  it('reads such a wrapper as unknown when an option is not one it lists, or a word before the command is known only at run time', () => {
+    for (const line of ['taskset -z 1 rm x', 'chrt --bogus 0 rm x', 'flock -c "rm x" lk', 'prlimit --nofile=$N rm x', 'setpriv -x rm x',
+      'unshare --bogus rm x', 'nsenter -t $PID rm x', 'script -Z -c "rm x"', 'script -c "$CMD"', 'setarch $ARCH rm x', 'sg $G "rm x"',
+      'capsh --shell=/bin/rm -- x', 'capsh -x', 'runcon $CTX rm x', 'schedtool -Q -e rm x', 'firejail -c rm x', 'valgrind -x rm x',
+      'strace --bogus rm x', 'ionice -x rm x', 'choom -n $N rm x']) {
+      expect([line, reads(line).some((c) => c.startsWith('?'))]).toEqual([line, true])
+    }
+  })
 })
