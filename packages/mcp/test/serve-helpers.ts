@@ -45,7 +45,7 @@ export async function served(hostOptions: McpHostOptions = {}): Promise<Served> 
   ctx.on('tools/result', (exec, result) => { results.push({ exec, result }) })
   ctx.on('mcp/server', (event) => { events.push(event) })
   ctx.plugin(timeoutPolicy, { defaultMs: 20_000, tools: { 'everything__trigger-long-running-operation': 1500 } })
-  ctx.plugin(permissionGuard, { rules: RULES })
+  ctx.plugin(permissionGuard, { rules: [...RULES] })
   const upstream = ctx.plugin(mcp, { servers: { everything: referenceServer('everything', ['stdio']) } })
   ctx.plugin({
     name: 'own-tools',
