@@ -10,7 +10,7 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js'
 import {
   CallToolRequestSchema, ListToolsRequestSchema,
-  type CallToolResult, type ServerNotification, type ServerRequest,
+  type CallToolRequest, type CallToolResult, type ServerNotification, type ServerRequest,
 } from '@modelcontextprotocol/sdk/types.js'
 import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js'
 import type { ApprovalAnswer, ApprovalRequest, ProgressInfo, ToolService } from '@rein/kernel'
@@ -18,6 +18,14 @@ import { listTools, type ToolPolicyLike } from './listing.js'
 import { callResult, refusal } from './results.js'
 
 type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>
+
+/**
+ * `tools/call` matched by its method alone: the SDK's own check of the params (which runs
+ * before the handler) then answers bad params with InvalidParams rather than an internal
+ * error, and the arguments reach the kernel as the client sent them (a `__proto__` key
+ * included, which the kernel refuses), not rebuilt by a schema.
+ */
+const ToolsCall = CallToolRequestSchema.pick({ method: true }).passthrough()
 
 /** What every session of one server shares: the harness's tools, the policy view, the limits. */
 export interface SessionHost {
@@ -42,8 +50,10 @@ export class McpSession {
   constructor(readonly id: string, private readonly host: SessionHost) {
     this.server = new Server(host.info, { capabilities: { tools: { listChanged: true } } })
     this.server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listTools(host.tools, host.policy(), host.warn) }))
-    this.server.setRequestHandler(CallToolRequestSchema, (request, extra) =>
-      this.call(request.params.name, request.params.arguments ?? {}, extra))
+    this.server.setRequestHandler(ToolsCall, (request, extra) => {
+      const { params } = request as unknown as CallToolRequest
+      return this.call(params.name, params.arguments ?? {}, extra)
+    })
   }
 
   /** Tells the client the tool list changed (an upstream server's list did); a closed session ignores it. */
