@@ -3,7 +3,7 @@
  * Streamable HTTP (`serveHttp`), each MCP session its own rein session, every call through
  * `ctx.tools.execute`.
  */
-export { serveStdio, protocolStdout, logsToStderr } from './stdio.js'
+export { serveStdio, protocolStdout, logsToStderr, type StdioOptions } from './stdio.js'
 export { serveHttp, parseHostPort, type HttpServing } from './http.js'
 export { createMcpHost, type McpHost, type McpHostOptions } from './host.js'
 export { McpSession } from './session.js'

@@ -35,8 +35,15 @@ export function logsToStderr(): void {
   Logger.targets.splice(0, Logger.targets.length, { colors, print: (text: string) => { process.stderr.write(`${text}\n`) } } as never)
 }
 
-/** Serves `ctx`'s tools over stdio until `stdin` ends; resolves then, with everything closed. */
-export async function serveStdio(ctx: Context, options: McpHostOptions & { stdin?: Readable, stdout?: ProtocolOut } = {}): Promise<void> {
+/** Options of `serveStdio`: the streams (default: this process's), and a signal that stops serving. */
+export interface StdioOptions extends McpHostOptions {
+  stdin?: Readable
+  stdout?: ProtocolOut
+  signal?: AbortSignal
+}
+
+/** Serves `ctx`'s tools over stdio until `stdin` ends (or `signal` aborts); resolves then, with everything closed. */
+export async function serveStdio(ctx: Context, options: StdioOptions = {}): Promise<void> {
   const stdin = options.stdin ?? process.stdin
   const host = createMcpHost(ctx, options)
   const session = host.open(`stdio-${randomUUID()}`)
@@ -45,6 +52,8 @@ export async function serveStdio(ctx: Context, options: McpHostOptions & { stdin
     stdin.once('end', resolve)
     stdin.once('close', resolve)
     transport.onclose = () => resolve()
+    if (options.signal?.aborted) resolve()
+    options.signal?.addEventListener('abort', () => resolve(), { once: true })
   })
   await session.server.connect(transport)
   await ended
