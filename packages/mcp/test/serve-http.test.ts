@@ -102,6 +102,19 @@ describe('rein mcp serve over Streamable HTTP, the everything server behind it',
     expect(firstText(refused)).toBe('Error: "everything__get-sum" was denied at approval (sums need a person)')
   })
 
+  it('does not offer "allow for the session" over HTTP, where one answer would cover other clients\' sessions', async () => {
+    const client = await s.client({ elicitation: { form: {} } })
+    const offered: unknown[] = []
+    client.setRequestHandler(ElicitRequestSchema, (request) => {
+      offered.push((request.params as unknown as { requestedSchema: { properties: { answer: { enum: string[] } } } }).requestedSchema.properties.answer.enum)
+      return { action: 'accept', content: { answer: 'allow-session' } }
+    })
+    const result = await client.callTool({ name: 'everything__get-sum', arguments: { a: 4, b: 4 } })
+    expect(offered).toEqual([['allow-once', 'deny']])
+    expect(result.isError).toBe(true)
+    expect(firstText(result)).toMatch(/^Error: "everything__get-sum" needs approval \(sums need a person\), and the approval service failed: .*does not match requested schema/)
+  })
+
   it('refuses an ask from a client that cannot be asked, saying so', async () => {
     const client = await s.client()
     const result = await client.callTool({ name: 'everything__get-sum', arguments: { a: 2, b: 3 } })

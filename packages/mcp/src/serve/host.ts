@@ -17,6 +17,13 @@ export interface McpHostOptions {
   maxCallsInFlight?: number
   /** How long an elicitation waits for the person's answer, in ms (default 600000); then the call is refused. */
   approvalTimeoutMs?: number
+  /**
+   * Whether an elicitation offers "allow for the session". The policy's approval service keeps
+   * such answers for the whole harness, not per MCP session, so with several sessions one
+   * client's answer would cover the others' calls: `serveStdio` (one session) offers it,
+   * `serveHttp` does not unless this is true.
+   */
+  allowSession?: boolean
   /** The name and version the server gives in `initialize` (default `rein`, `0.1.0`). */
   info?: { name: string, version: string }
 }
@@ -42,6 +49,7 @@ export function createMcpHost(ctx: Context, options: McpHostOptions = {}): McpHo
     warn: (message) => logger.warn(message),
     maxCallsInFlight: options.maxCallsInFlight ?? 64,
     approvalTimeoutMs: options.approvalTimeoutMs ?? 600_000,
+    allowSession: options.allowSession ?? true,
     info: options.info ?? { name: 'rein', version: '0.1.0' },
   }
   const prompt: ApprovalPrompt = {

@@ -36,6 +36,8 @@ export interface SessionHost {
   maxCallsInFlight: number
   /** How long an elicitation may wait for the person's answer. */
   approvalTimeoutMs: number
+  /** Whether the person may answer "allow for the session" (else only allow once, or deny). */
+  allowSession: boolean
   info: { name: string, version: string }
 }
 
@@ -70,12 +72,13 @@ export class McpSession {
     if (!this.server.getClientCapabilities()?.elicitation) {
       throw new Error('the MCP client cannot ask a person (it did not declare the elicitation capability), so the call was not run')
     }
+    const answers = this.host.allowSession ? ANSWERS : ANSWERS.filter((answer) => answer !== 'allow-session')
     const result = await this.server.elicitInput({
       message: approvalMessage(request),
       requestedSchema: {
         type: 'object',
         properties: {
-          answer: { type: 'string', title: 'Answer', enum: [...ANSWERS], description: 'allow-once: run this call; allow-session: run it and similar calls in this session; deny: refuse it' },
+          answer: { type: 'string', title: 'Answer', enum: [...answers], description: `${answers.join(', ')}: allow-once runs this call${this.host.allowSession ? ', allow-session runs it and calls like it from now on' : ''}, deny refuses it` },
         },
         required: ['answer'],
       },
@@ -85,7 +88,7 @@ export class McpSession {
       ...(extra ? { relatedRequestId: extra.requestId } : {}),
     })
     const answer = result.action === 'accept' ? result.content?.answer : undefined
-    return typeof answer === 'string' && ANSWERS.includes(answer) ? answer as ApprovalAnswer : 'deny'
+    return typeof answer === 'string' && answers.includes(answer) ? answer as ApprovalAnswer : 'deny'
   }
 
   private async call(name: string, args: Record<string, unknown>, extra: Extra): Promise<CallToolResult> {
