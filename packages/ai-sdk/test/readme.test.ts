@@ -23,6 +23,10 @@ afterAll(() => {
 it('the README shows the example app exactly as this test runs it', () => {
   const shown = app.replace("from '../../src/index.js'", "from '@rein/ai-sdk'")
   expect(readme).toContain(`\`\`\`ts\n${shown}\`\`\``)
+  // What rein adds to a plain generateText app (its `ai` import and its function): under ten lines.
+  const plainApp = [/from 'ai'$/, /^export async function ask/, /^  const \{ text \} = await generateText/, /^  return text$/, /^\}$/]
+  const added = shown.split('\n').filter((line) => line.trim() !== '' && !plainApp.some((pattern) => pattern.test(line)))
+  expect(added).toHaveLength(8)
 })
 
 it('the example app reads, is refused a write, and audits both', async () => {
@@ -46,4 +50,4 @@ it('the example app reads, is refused a write, and audits both', async () => {
     expect.objectContaining({ id: 'r1', name: 'read_file', isError: false }),
     expect.objectContaining({ id: 'w1', name: 'write_file', isError: true, code: 'TOOL_DENIED' }),
   ])
-})
+}, 60_000)
