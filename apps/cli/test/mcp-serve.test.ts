@@ -96,9 +96,12 @@ describe('rein mcp serve over stdio (the real command, spawned)', () => {
   })
 })
 
+// A provider whose key is not set: the file's provider is not loaded, since no model is asked.
+const WITH_PROVIDER = `provider: { use: '@rein/provider-openai', config: { model: m, apiKey: '\${env:REIN_TEST_NO_SUCH_KEY}' } }\n${REIN_YAML}`
+
 describe('rein mcp serve --http (the real command, spawned)', () => {
-  it('serves Streamable HTTP on a free port and stops on SIGTERM', async () => {
-    const dir = await project({ 'rein.yaml': REIN_YAML, 'noisy.mjs': NOISY })
+  it('serves Streamable HTTP on a free port, ignores the provider, and stops on SIGTERM', async () => {
+    const dir = await project({ 'rein.yaml': WITH_PROVIDER, 'noisy.mjs': NOISY })
     const child = spawnRein(['mcp', 'serve', '--http', '127.0.0.1:0'], dir)
     const url = await new Promise<string>((resolve, reject) => {
       const poll = setInterval(() => {
