@@ -28,6 +28,7 @@ export interface McpHostOptions {
   info?: { name: string, version: string }
 }
 
+/** The sessions of one server and what they share; `createMcpHost` makes it, a transport opens its sessions. */
 export interface McpHost {
   /** A new session; `id` defaults to a random one. */
   open(id?: string): McpSession

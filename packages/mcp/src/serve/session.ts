@@ -43,6 +43,7 @@ export interface SessionHost {
 
 const ANSWERS: readonly string[] = ['allow-once', 'allow-session', 'deny'] satisfies ApprovalAnswer[]
 
+/** One MCP session: its SDK `Server` (connect it to a transport) and its rein session id. Made by `McpHost.open`. */
 export class McpSession {
   readonly server: Server
   private calls = 0
