@@ -12,6 +12,7 @@ const benches = [
   'packages/tool-run-code/bench/startup.mjs',
   'plugins/otel/bench/overhead.mjs',
   'apps/cli/bench/startup.mjs',
+  'apps/cli/bench/mcp-serve.mjs',
 ]
 let failed = 0
 for (const file of benches) {

@@ -17,6 +17,7 @@ export { readCommandLine, type Reading, type ShellCommand } from './shell/read.j
 export { parseBash } from './shell/parser.js'
 export type { Action, RuleConfig, PermissionGuardConfig, Policy, Verdict } from './rules.js'
 export { compileGlob, GlobError } from './glob.js'
+export { toolPolicyView, type ToolPolicyView } from './unconditional.js'
 export { createApproval, type Ask, type ApprovalAnswer, type ApprovalRequest, type ApprovalOptions } from './approval.js'
 
 /**

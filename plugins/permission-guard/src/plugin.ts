@@ -10,6 +10,7 @@ import { createApproval, type Ask } from './approval.js'
 import type { ApprovalPrompt } from '@rein/kernel'
 import { Config } from './config.js'
 import { compilePolicy, type PermissionGuardConfig, type Policy } from './rules.js'
+import { toolPolicyView } from './unconditional.js'
 
 /** `ctx.approvalPrompt` (declared by the kernel): who answers the asks when the plugin was loaded without an `ask` option (e.g. the CLI). */
 export type { ApprovalPrompt }
@@ -68,6 +69,8 @@ export function applyGuard(ctx: Context, config: PermissionGuardConfig, options:
     keysOf: ({ exec, reason }) => policy.sessionKeys(exec.name, exec.arguments) ?? [`${exec.name}\u0000reason:${reason ?? ''}`],
     warn: (message) => logger.warn(message),
   }))
+  // Hosts that list tools (rein mcp serve) hide what this policy denies whatever the arguments.
+  ctx.set('toolPolicy', toolPolicyView(config))
 }
 
 /**

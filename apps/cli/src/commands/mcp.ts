@@ -1,0 +1,76 @@
+/**
+ * `rein mcp serve`: the harness's tools — its own and those of the MCP servers its `tools:`
+ * name — served to any MCP client, over stdio (the default) or Streamable HTTP (`--http`).
+ * Every call runs through the harness's plugins; each MCP session is its own rein session. No
+ * model is asked, so the file's provider is not loaded. Under stdio, stdout carries only the
+ * protocol: every other line, logs included, goes to stderr. Ctrl-C or SIGTERM (or, under
+ * stdio, the end of stdin) stops serving and disposes the harness.
+ */
+import { resolve } from 'node:path'
+import { stringOption, UsageError, type Command } from '../command.js'
+import { ExitCodes } from '../exit-codes.js'
+import { reportWarnings } from '../failures.js'
+import { println } from '../io.js'
+import { NO_MODEL } from './chains.js'
+
+const USAGE = 'rein mcp serve [-c rein.yaml] [--http <host:port>]'
+
+export const mcp: Command = {
+  name: 'mcp',
+  summary: "serve the harness's tools to any MCP client, every call through its plugins",
+  usage: USAGE,
+  help: `
+rein mcp serve runs an MCP server offering the tools of the config file's harness — its own
+tools and those of the MCP servers its tools: name — to any MCP client (Claude Desktop, Claude
+Code, Cursor...). Every tools/call runs through the harness's plugins: permissions (a tool
+denied whatever its arguments is not listed; an ask becomes a question to the client's user
+when the client supports elicitation, else a refusal), timeouts, retries, cache, spill, audit.
+Each MCP session is its own rein session. The file needs no provider: no model is asked.
+
+Options:
+  -c, --config <file>  the harness file (default ./rein.yaml)
+  --http <host:port>   serve Streamable HTTP at http://<host:port>/mcp instead of stdio
+                       (e.g. 127.0.0.1:3333; port 0 picks a free one, printed on stderr)
+
+Over stdio, stdout carries only the protocol; logs and warnings go to stderr.`,
+  options: { config: { type: 'string', short: 'c' }, http: { type: 'string' } },
+  positionals: { min: 1, max: 1 },
+  async run(args, io) {
+    const sub = args.positionals[0]
+    if (sub !== 'serve') throw new UsageError(`rein mcp: unknown subcommand "${sub}"; usage: ${USAGE}`)
+    const serve = await import('@rein/mcp/serve')
+    const http = stringOption(args, 'http')
+    let address: { host: string, port: number } | undefined
+    try {
+      address = http === undefined ? undefined : serve.parseHostPort(http)
+    } catch (error) {
+      throw new UsageError(`rein mcp: ${(error as Error).message}`)
+    }
+    // Before anything can print: over stdio, stdout is the protocol's alone.
+    const stdout = address ? undefined : serve.protocolStdout()
+    serve.logsToStderr()
+    const { loadHarness } = await import('@rein/loader')
+    const file = resolve(io.cwd, stringOption(args, 'config', 'rein.yaml'))
+    const harness = await loadHarness(file, { provider: NO_MODEL, env: io.env, inspectOnly: true })
+    const stop = new AbortController()
+    const onSignal = () => stop.abort()
+    process.once('SIGINT', onSignal)
+    process.once('SIGTERM', onSignal)
+    try {
+      reportWarnings(harness.warnings, io, 'mcp')
+      if (!address) {
+        await serve.serveStdio(harness.ctx, { stdout, signal: stop.signal })
+        return ExitCodes.OK
+      }
+      const serving = await serve.serveHttp(harness.ctx, address)
+      println(io.stderr, `rein mcp: serving ${harness.ctx.tools.specs().length} tools at ${serving.url} (Ctrl-C stops)`)
+      await new Promise((done) => stop.signal.addEventListener('abort', done, { once: true }))
+      await serving.close()
+      return ExitCodes.OK
+    } finally {
+      process.off('SIGINT', onSignal)
+      process.off('SIGTERM', onSignal)
+      await harness.dispose()
+    }
+  },
+}

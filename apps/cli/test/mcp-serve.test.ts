@@ -1,0 +1,139 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js'
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
+import { readFile } from 'node:fs/promises'
+import { createRequire } from 'node:module'
+import { dirname, join } from 'node:path'
+import { afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { ExitCodes } from '../src/exit-codes.js'
+import { BIN, project, rein, requireBuild, spawnRein } from './helpers.js'
+
+const require = createRequire(import.meta.url)
+const manifest = require.resolve('@modelcontextprotocol/server-everything/package.json')
+const EVERYTHING = join(dirname(manifest), Object.values((require(manifest) as { bin: Record<string, string> }).bin)[0]!)
+
+// A harness with no provider: policy plugins, a noisy local plugin, and the everything server behind it.
+const REIN_YAML = `
+plugins:
+  - use: '@rein/plugin-audit'
+    config: { file: ./audit.jsonl }
+  - use: '@rein/plugin-timeout-policy'
+    config: { defaultMs: 20000, tools: { everything__trigger-long-running-operation: 1500 } }
+  - use: '@rein/plugin-permission-guard'
+    config:
+      rules:
+        - { tool: everything__get-env, action: deny }
+        - { tool: everything__echo, action: deny, when: { message: 'rm*' }, reason: no rm here }
+  - use: ./noisy.mjs
+tools:
+  - use: '@rein/mcp'
+    config: { servers: { everything: { command: ${JSON.stringify(process.execPath)}, args: [${JSON.stringify(EVERYTHING)}, stdio] } } }
+`
+// Writes to stdout in every way a plugin might: none of it may reach the protocol's stream.
+const NOISY = `
+export const name = 'noisy'
+export function apply(ctx) {
+  console.log('noisy: console.log')
+  process.stdout.write('noisy: stdout.write\\n')
+  ctx.logger('noisy').info('noisy: logger info')
+  ctx.logger('noisy').warn('noisy: logger warn')
+}
+`
+
+const clients: Client[] = []
+afterEach(async () => { await Promise.all(clients.splice(0).map((client) => client.close().catch(() => {}))) })
+
+beforeAll(() => requireBuild())
+
+const text = (result: unknown) => ((result as { content: { text?: string }[] }).content[0]?.text ?? '')
+
+describe('rein mcp serve over stdio (the real command, spawned)', () => {
+  it('serves the upstream tools through the plugins, with only the protocol on stdout', async () => {
+    const dir = await project({ 'rein.yaml': REIN_YAML, 'noisy.mjs': NOISY })
+    const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, 'mcp', 'serve'], cwd: dir, stderr: 'pipe' })
+    let stderr = ''
+    transport.stderr!.on('data', (chunk: Buffer) => { stderr += chunk.toString() })
+    const client = new Client({ name: 'test-client', version: '1.0.0' })
+    const protocolErrors: Error[] = []
+    client.onerror = (error) => protocolErrors.push(error)
+    clients.push(client)
+    await client.connect(transport)
+
+    const names = (await client.listTools()).tools.map((tool) => tool.name)
+    expect(names).toContain('everything__echo')
+    expect(names).not.toContain('everything__get-env')
+    expect(text(await client.callTool({ name: 'everything__echo', arguments: { message: 'hi' } }))).toBe('Echo: hi')
+    const denied = await client.callTool({ name: 'everything__echo', arguments: { message: 'rm -rf ~' } })
+    expect(denied).toMatchObject({ isError: true, content: [{ type: 'text', text: 'Error: no rm here' }] })
+    const slow = await client.callTool({ name: 'everything__trigger-long-running-operation', arguments: { duration: 30, steps: 300 } })
+    expect(slow).toMatchObject({ isError: true, content: [{ type: 'text', text: 'Error: tool call timed out after 1500ms' }] })
+
+    const controller = new AbortController()
+    let started!: () => void
+    const progressed = new Promise<void>((resolve) => { started = resolve })
+    const cancelled = client.callTool({ name: 'everything__trigger-long-running-operation', arguments: { duration: 30, steps: 300 } }, undefined,
+      { signal: controller.signal, onprogress: () => started() })
+    await progressed
+    controller.abort('no longer needed')
+    await expect(cancelled).rejects.toThrow()
+    await client.close()
+
+    // The audit plugin saw every call, the cancelled one as ABORTED, each in the stdio session.
+    const audit = await waitForLines(join(dir, 'audit.jsonl'), 4)
+    expect(audit.map((line) => line.code ?? 'OK')).toEqual(['OK', 'TOOL_DENIED', 'TOOL_TIMEOUT', 'ABORTED'])
+    expect(protocolErrors).toEqual([])
+    expect(stderr).toContain('noisy: console.log')
+    expect(stderr).toContain('noisy: stdout.write')
+    expect(stderr).toContain('noisy: logger warn')
+  })
+
+  it('fails with the config problem on stderr and exit 1 when the file does not load', async () => {
+    const dir = await project({ 'rein.yaml': 'plugins:\n  - use: "@rein/plugin-retry"\n    config: { maxAttempts: many }\n' })
+    const child = spawnRein(['mcp', 'serve'], dir)
+    expect(await child.exited).toBe(ExitCodes.FAILURE)
+    expect(child.stdout()).toBe('')
+    expect(child.stderr()).toMatch(/rein mcp: .*rein\.yaml:3.*maxAttempts/)
+  })
+})
+
+// A provider whose key is not set: the file's provider is not loaded, since no model is asked.
+const WITH_PROVIDER = `provider: { use: '@rein/provider-openai', config: { model: m, apiKey: '\${env:REIN_TEST_NO_SUCH_KEY}' } }\n${REIN_YAML}`
+
+describe('rein mcp serve --http (the real command, spawned)', () => {
+  it('serves Streamable HTTP on a free port, ignores the provider, and stops on SIGTERM', async () => {
+    const dir = await project({ 'rein.yaml': WITH_PROVIDER, 'noisy.mjs': NOISY })
+    const child = spawnRein(['mcp', 'serve', '--http', '127.0.0.1:0'], dir)
+    const url = await new Promise<string>((resolve, reject) => {
+      const poll = setInterval(() => {
+        const found = /serving \d+ tools at (http:\/\/\S+)/.exec(child.stderr())
+        if (found) { clearInterval(poll); resolve(found[1]) }
+      }, 20)
+      child.exited.then((code) => { clearInterval(poll); reject(new Error(`exited ${code}: ${child.stderr()}`)) })
+    })
+    const client = new Client({ name: 'test-client', version: '1.0.0' })
+    clients.push(client)
+    await client.connect(new StreamableHTTPClientTransport(new URL(url)))
+    expect(text(await client.callTool({ name: 'everything__echo', arguments: { message: 'over http' } }))).toBe('Echo: over http')
+    await client.close()
+    child.child.kill('SIGTERM')
+    expect(await child.exited).toBe(ExitCodes.OK)
+  })
+})
+
+describe('rein mcp, usage', () => {
+  it('names the subcommand and the address form when they are wrong', async () => {
+    expect(await rein(['mcp', 'start'])).toMatchObject({ code: ExitCodes.USAGE, stderr: expect.stringContaining('unknown subcommand "start"') })
+    expect(await rein(['mcp', 'serve', '--http', 'localhost'])).toMatchObject({
+      code: ExitCodes.USAGE, stderr: expect.stringContaining('expected <host:port>, such as 127.0.0.1:3333') })
+  })
+})
+
+/** The JSON lines of `file` once it holds `count` of them (the server writes them as calls finish). */
+async function waitForLines(file: string, count: number): Promise<Record<string, unknown>[]> {
+  for (let i = 0; i < 250; i++) {
+    const lines = await readFile(file, 'utf8').then((t) => t.trim().split('\n').filter(Boolean), () => [])
+    if (lines.length >= count) return lines.map((line) => JSON.parse(line) as Record<string, unknown>)
+    await new Promise((resolve) => setTimeout(resolve, 20))
+  }
+  throw new Error(`${file} never held ${count} lines`)
+}

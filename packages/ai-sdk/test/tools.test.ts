@@ -1,0 +1,150 @@
+import { defineTool, type ToolExec } from '@rein/kernel'
+import { createHarness } from '@rein/loader'
+import * as permissionGuard from '@rein/plugin-permission-guard'
+import * as timeoutPolicy from '@rein/plugin-timeout-policy'
+import { generateText, stepCountIs, streamText } from 'ai'
+import type { Context } from 'cordis'
+import { afterEach, describe, expect, it } from 'vitest'
+import { reinTools } from '../src/index.js'
+import { scriptedModel, toolOutputs } from './model.js'
+
+/** Tools for the tests: `add`, `wait` (ends on its signal, or never), and what each call saw. */
+function testTools(seen: ToolExec[], started?: () => void, reasons: unknown[] = []) {
+  return {
+    name: 'test-tools',
+    inject: ['tools'],
+    apply(ctx: Context) {
+      ctx.tools.register(defineTool({
+        name: 'add',
+        description: 'Adds two numbers.',
+        parameters: { type: 'object', properties: { a: { type: 'number' }, b: { type: 'number' } }, required: ['a', 'b'] },
+        execute: (args: { a: number, b: number }, exec) => { seen.push(exec); return args.a + args.b },
+      }))
+      ctx.tools.register(defineTool({
+        name: 'wait',
+        description: 'Waits until its call is aborted.',
+        parameters: { type: 'object' },
+        execute: (_args, exec) => new Promise((_resolve, reject) => {
+          seen.push(exec)
+          const signal = exec.signal
+          signal.addEventListener('abort', () => { reasons.push(signal.reason); reject(signal.reason) }, { once: true })
+          started?.()
+        }),
+      }))
+      ctx.tools.register(defineTool({
+        name: 'remove',
+        description: 'Removes everything.',
+        parameters: { type: 'object' },
+        execute: () => { throw new Error('the body of a denied tool ran') },
+      }))
+    },
+  }
+}
+
+const disposers: (() => Promise<void>)[] = []
+afterEach(async () => { await Promise.all(disposers.splice(0).map((dispose) => dispose())) })
+
+async function harnessWith(seen: ToolExec[], started?: () => void, reasons?: unknown[]) {
+  const harness = await createHarness({
+    plugins: [
+      [timeoutPolicy, { defaultMs: 50, graceMs: 50 }],
+      [permissionGuard, { rules: [{ tool: 'remove', action: 'deny', reason: 'removing is not allowed here' }] }],
+    ],
+    tools: [testTools(seen, started, reasons)],
+  })
+  disposers.push(() => harness.dispose())
+  return harness
+}
+
+// Step 1: a call that works, a denied one, one that times out and one with bad arguments.
+const STEPS = [[
+  { id: 'c1', name: 'add', input: { a: 2, b: 3 } },
+  { id: 'c2', name: 'remove', input: {} },
+  { id: 'c3', name: 'wait', input: {} },
+  { id: 'c4', name: 'add', input: { a: 'two' } },
+], [{ id: 'c5', name: 'add', input: { a: 1, b: 1 } }]]
+
+function expectRefusalsAndSuccess(outputs: Record<string, string>) {
+  expect(outputs.c1).toBe('5')
+  expect(outputs.c2).toBe('Error: removing is not allowed here')
+  expect(outputs.c3).toBe('Error: tool call timed out after 50ms')
+  expect(outputs.c4).toMatch(/^Error: .*\/a: must be number/s)
+  expect(outputs.c4).toContain('missing required property "b"')
+}
+
+describe('reinTools with generateText', () => {
+  it('runs each call through the plugins and shows the model the text rein would', async () => {
+    const seen: ToolExec[] = []
+    const harness = await harnessWith(seen)
+    const model = scriptedModel(STEPS)
+    const result = await generateText({ model, tools: reinTools(harness), stopWhen: stepCountIs(5), prompt: 'go' })
+    expect(result.text).toBe('done')
+    expect(result.steps).toHaveLength(3)
+    expectRefusalsAndSuccess(toolOutputs(model.doGenerateCalls[1].prompt))
+    expect(toolOutputs(model.doGenerateCalls[2].prompt).c5).toBe('2')
+    // The call ids the pipeline saw are the model's.
+    expect(seen.map((exec) => exec.id)).toEqual(['c1', 'c3', 'c5'])
+  })
+
+  it('offers every tool, a denied one included, with its JSON Schema', async () => {
+    const harness = await harnessWith([])
+    const model = scriptedModel([])
+    await generateText({ model, tools: reinTools(harness), prompt: 'go' })
+    const offered = model.doGenerateCalls[0].tools ?? []
+    expect(offered.map((tool) => tool.name).sort()).toEqual(['add', 'remove', 'wait'])
+    expect(offered.find((tool) => tool.name === 'add')).toMatchObject({
+      type: 'function', description: 'Adds two numbers.', inputSchema: { required: ['a', 'b'] } })
+  })
+
+  it('passes the AI SDK call\'s abort signal to exec.signal', async () => {
+    const seen: ToolExec[] = []
+    const controller = new AbortController()
+    const reasons: unknown[] = []
+    const harness = await harnessWith(seen, () => controller.abort(new Error('user left')), reasons)
+    const model = scriptedModel([[{ id: 'w1', name: 'wait', input: {} }]])
+    const done = generateText({ model, tools: reinTools(harness), stopWhen: stepCountIs(3), prompt: 'go', abortSignal: controller.signal })
+    await expect(done).rejects.toThrow('user left')
+    expect(seen).toHaveLength(1)
+    // The body's signal ended with the caller's reason, not the 50 ms deadline's.
+    expect(reasons).toEqual([expect.objectContaining({ message: 'user left' })])
+  })
+
+  it('puts the calls in the session it is given, and offers only the tools named', async () => {
+    const seen: ToolExec[] = []
+    const harness = await harnessWith(seen)
+    const model = scriptedModel([[{ id: 'a1', name: 'add', input: { a: 1, b: 2 } }]])
+    const tools = reinTools(harness, { session: { id: 'chat-7' }, only: ['add'] })
+    expect(Object.keys(tools)).toEqual(['add'])
+    await generateText({ model, tools, stopWhen: stepCountIs(3), prompt: 'go' })
+    expect(seen.map((exec) => exec.session)).toEqual([{ id: 'chat-7' }])
+  })
+
+  it('accepts a cordis Context and refuses anything else with a clear error', async () => {
+    const harness = await harnessWith([])
+    expect(Object.keys(reinTools(harness.ctx)).sort()).toEqual(['add', 'remove', 'wait'])
+    expect(() => reinTools({} as never)).toThrow(/expected what createHarness\/loadHarness return/)
+  })
+})
+
+describe('reinTools with streamText', () => {
+  it('runs the same calls through the plugins, step after step', async () => {
+    const harness = await harnessWith([])
+    const model = scriptedModel(STEPS)
+    const result = streamText({ model, tools: reinTools(harness), stopWhen: stepCountIs(5), prompt: 'go' })
+    expect(await result.text).toBe('done')
+    expect(await result.steps).toHaveLength(3)
+    expectRefusalsAndSuccess(toolOutputs(model.doStreamCalls[1].prompt))
+  })
+
+  it('passes the abort signal to a call in flight', async () => {
+    const seen: ToolExec[] = []
+    const controller = new AbortController()
+    const reasons: unknown[] = []
+    const harness = await harnessWith(seen, () => controller.abort(new Error('user left')), reasons)
+    const model = scriptedModel([[{ id: 'w1', name: 'wait', input: {} }]])
+    const result = streamText({ model, tools: reinTools(harness), stopWhen: stepCountIs(3), prompt: 'go', abortSignal: controller.signal })
+    await result.consumeStream()
+    expect(seen).toHaveLength(1)
+    expect(reasons).toEqual([expect.objectContaining({ message: 'user left' })])
+  })
+})
