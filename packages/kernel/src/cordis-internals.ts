@@ -41,14 +41,6 @@ export function trackListeners(ctx: Context) {
 }
 
 /**
- * The object behind cordis' tracing proxy (`value` itself when it is not one). Every read of
- * `ctx.tools`, and of each member on it, builds fresh proxies; the object behind them does not.
- */
-export function unproxied<T extends object>(value: T): T {
-  return ((value as Record<PropertyKey, unknown>)[ORIGINAL] as T | undefined) ?? value
-}
-
-/**
  * A `this` for handlers: cordis traces a "shadow" object straight back to its prototype, so
  * a handler called through a wrapper or directly sees the plugin's context either way.
  */
@@ -122,26 +114,4 @@ export function onLifecycleChange(ctx: Context, changed: () => void): void {
 /** The name of the plugin that owns `ctx`, for errors and `rein chains` (`root` outside any plugin). */
 export function pluginName(ctx: Context): string {
   return ctx.runtime?.plugin ? (ctx.name || 'anonymous') : 'root'
-}
-
-/** A cordis event bus read without tracing: whether a name has listeners, and emitting to them. */
-export interface EventBus {
-  /** Whether emitting `name` now would reach a listener (`internal/event` watchers count too). */
-  listens(name: string): boolean
-  /** Emits `name` to cordis listeners (cordis stops at the first one that throws; that throw is rethrown). */
-  emit(name: string, ...args: unknown[]): void
-}
-
-/**
- * `ctx`'s event bus, looked up once. cordis keeps each event's listeners in its lifecycle's
- * `_hooks` table, updated in place; reading it lets a caller skip building an event nobody
- * receives (a cordis dispatch costs tens of microseconds even with no listener).
- */
-export function eventBus(ctx: Context): EventBus {
-  const lifecycle = ctx.lifecycle
-  const hooks = (lifecycle as unknown as { _hooks: Record<string, unknown[] | undefined> })._hooks
-  return {
-    listens: (name) => (hooks[name]?.length ?? 0) > 0 || (hooks['internal/event']?.length ?? 0) > 0,
-    emit: (name, ...args) => (lifecycle.emit as (name: string, ...args: unknown[]) => void)(name, ...args),
-  }
 }

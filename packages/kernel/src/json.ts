@@ -4,7 +4,7 @@
  * parts, and freezes the copy so nothing downstream can change what the model was shown.
  */
 import { messageOf } from './hostile.js'
-import { CopyMark } from './marks.js'
+import { ArgumentsMark, CopyMark } from './marks.js'
 import type { Json } from './types.js'
 
 /** Either the frozen copy, or the first place where the value is not lossless JSON. */
@@ -89,6 +89,8 @@ export function snapshot(value: unknown, options?: { arguments?: boolean }): Sna
           else out[key] = item
         }
         seen.delete(v)
+        // The root of an arguments copy is what `execute` takes as it is (`arguments.ts`).
+        if (refuseProto && depth === 1) ArgumentsMark.add(out)
         Object.freeze(CopyMark.add(out))
         return out
       }
