@@ -1,16 +1,9 @@
 /**
- * Every place rein relies on cordis beyond its documented API, in one module, each with a
- * named test in `test/cordis-internals.test.ts`: an upgrade of cordis that breaks one of these
- * assumptions fails that one test, not every batch. Nothing else in rein reads cordis' private
- * fields or internal events.
- *
- * Listeners. cordis wraps every
- * listener in a tracing proxy before `internal/listener` sees it, and calling through that
- * proxy costs ~14 µs (fresh proxies per argument) — more than the whole pipeline budget.
- * While the kernel is mounted it notes, for its own context tree only, which original
- * function each wrapper stands for; the chains then call the original directly, with the
- * registering plugin's context as `this`, exactly what the wrapper would have passed.
- * Restored on dispose. If cordis ever stops calling `reflect.bind`, the wrapper is used as is.
+ * Every place the kernel relies on cordis beyond its documented API, each with a named test in
+ * `test/cordis-internals.test.ts`, so a cordis upgrade that breaks one fails that one test.
+ * Listeners: calling through cordis' tracing wrapper costs about 14 µs, so while mounted the
+ * kernel notes which original function each wrapper stands for (its own context tree only,
+ * undone on dispose) and calls it with the plugin's context as `this`, as the wrapper would.
  */
 import type { Context, EffectScope, ForkScope, MainScope } from 'cordis'
 

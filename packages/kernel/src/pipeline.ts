@@ -79,10 +79,7 @@ export class Pipeline {
     return settleWithin(this.aborts, running, broken, signal, this.deps.abandonAfterMs, () => this.final(exec, abandoned(exec)))
   }
 
-  /**
-   * Settles a call the scheduler decided without running it (a failed dependency, an invalid
-   * plan, an abort before dispatch, a repair on resume). Post-execute runs where the table says so.
-   */
+  /** Settles a call the scheduler decided without running it; post-execute runs where `RUNS_POST` says so. */
   async settle(call: ToolCall, code: string, message: string, options: ExecuteOptions = {}): Promise<ToolExecutionResult> {
     const { snap } = argumentsOf(call)
     const exec = checkedExec(call, snap?.ok ? snap.value as Record<string, unknown> : EMPTY_ARGS, options, 'settle')
@@ -95,10 +92,7 @@ export class Pipeline {
     }
   }
 
-  /**
-   * A call refused by `checkedExec` (unusable options, an id that is not a string): final
-   * `PIPELINE_FAILED` before anything runs, on an exec made without those options.
-   */
+  /** A call `checkedExec` refused: final `PIPELINE_FAILED`, on an exec made without its options. */
   private refused(call: ToolCall, problem: string): Final {
     const exec = makeExec(call, EMPTY_ARGS, NO_OPTIONS)
     return this.final(exec, failure(PIPELINE_FAILED, `${problem}; the call did not run`, 'options'))
@@ -224,10 +218,7 @@ export class Pipeline {
     return this.deps.guards.length > 0 ? this.guarded(exec, signal) : this.body(exec, signal)
   }
 
-  /**
-   * Checks the arguments against the tool's schema; says what is wrong, or undefined (a
-   * promise of it only for a schema that validates asynchronously).
-   */
+  /** What is wrong with the arguments, or undefined (a promise only for an asynchronous schema). */
   private checkArguments(exec: Exec, tool: RegisteredTool, { parsed, snap }: Arguments): string | undefined | Promise<string | undefined> {
     if (typeof parsed === 'string') return 'arguments are not valid JSON'
     if (snap && !snap.ok) return isArgumentsRule(snap.problem) ? snap.problem : `arguments are not plain JSON (${snap.problem})`
@@ -262,10 +253,9 @@ export class Pipeline {
   }
 
   /**
-   * Finalizes content, attaches meta, freezes, lets the observers see it, and hands it on:
-   * once per call. The result itself when no `tools/hand-off` handler holds it, else a promise
-   * of it that settles once every hold has. A second final word (the real outcome arriving
-   * after the call was abandoned) is dropped.
+   * Finalizes content, attaches meta, freezes, shows the observers and hands it on, once per
+   * call (a late second final word, after the call was abandoned, is dropped): the result, or
+   * while a `tools/hand-off` hold has it, a promise of it.
    */
   private final(exec: Exec, result: ToolExecutionResult): Final {
     const record = exec[CALL]
@@ -295,11 +285,7 @@ export class Pipeline {
     return holds.length === 0 ? out : this.handOff(exec, out, holds)
   }
 
-  /**
-   * `tools/hand-off`: the holds of `out`, then `out` itself, whatever the holds did. One
-   * promise per hold that answered one (a rejection logged in the same step), one more when
-   * several did.
-   */
+  /** `tools/hand-off`: the holds of `out`, then `out` itself, whatever the holds did. */
   private handOff(exec: Exec, out: ToolExecutionResult, holds: readonly ChainEntry<HandOffHandler>[]): Final {
     let waiting: Promise<ToolExecutionResult>[] | undefined
     for (const hold of holds) {
@@ -315,10 +301,7 @@ export class Pipeline {
     return waiting.length === 1 ? waiting[0]! : Promise.all(waiting).then(() => out)
   }
 
-  /**
-   * Calls an observer or a hold with the final result; a throw is logged, never passed on.
-   * Answers the thenable it returned (to be awaited or watched for a rejection), else undefined.
-   */
+  /** Calls an observer or a hold with the final result: the thenable it returned, or undefined; a throw is logged. */
   private invoke(what: string, entry: ChainEntry<(exec: ToolExec, out: ToolExecutionResult) => unknown>, exec: Exec, out: ToolExecutionResult) {
     try {
       const returned: unknown = entry.handler.call(entry.owner, exec, out)

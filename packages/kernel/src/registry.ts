@@ -9,11 +9,7 @@ import type { ToolSpec } from './model.js'
 import { capLines, SchemaCompiler, type SchemaCompile } from './schema.js'
 import { checkStandard, isStandardSchema, jsonSchemaOf, type Checked } from './standard-schema.js'
 
-/**
- * Checks a value against a tool's schema. `{ ok: true }` without a `value` means the value
- * passes as it is; a Standard Schema answers with its own output `value` (defaults applied,
- * transforms run), which is what the tool then receives.
- */
+/** Checks a value against a tool's schema: a Standard Schema's answer carries its output `value`, which the tool then receives. */
 export type Check = (value: unknown) => Checked | Promise<Checked>
 
 /** A registered tool: its definition, the JSON Schema the model is shown, its checks, and who registered it. */

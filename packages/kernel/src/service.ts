@@ -45,10 +45,7 @@ interface Core {
 
 export class ToolService extends Service {
   private readonly [CORE]: Core
-  /**
-   * How long after a caller's abort a call is given up on (kernel config `abandonAfterMs`); a
-   * caller that waits on something else for the same run (the agent, on its model) keeps to it too.
-   */
+  /** How long after a caller's abort a call is given up on (kernel config `abandonAfterMs`); the agent keeps its model to it too. */
   readonly abandonAfterMs: number
 
   constructor(ctx: Context, config: Partial<KernelConfig> = {}) {
@@ -94,9 +91,8 @@ export class ToolService extends Service {
   }
 
   /**
-   * Runs the whole pipeline for one call. Always resolves with exactly one result.
-   * (The call-path members are bound functions: safe to destructure, and they skip cordis'
-   * per-access tracing, which a hot loop should not pay for.)
+   * Runs the whole pipeline for one call. Always resolves with exactly one result. (The
+   * call-path members are bound functions, safe to read once and call many times.)
    */
   readonly execute = (call: ToolCall, options?: ExecuteOptions): Promise<ToolExecutionResult> =>
     this[CORE].pipeline.execute(call, options)
