@@ -25,7 +25,7 @@ export const Config: Schema<Config> = Schema.object({
 
 /** Registers the policy; `now` is injectable so tests need no real clock. */
 export function apply(ctx: Context, config: Config, now: () => Date = () => new Date()) {
-  ctx.on('tools/pre-execute', async (exec, next) => {
+  ctx.on('tools/pre-execute', (exec, next) => {
     const hour = now().getHours()
     if (config.tools.includes(exec.name) && (hour < config.from || hour >= config.to)) {
       return { kind: 'deny', reason: `${exec.name} is only allowed from ${config.from}:00 to ${config.to}:00` }

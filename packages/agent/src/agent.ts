@@ -8,7 +8,7 @@
 import { randomUUID } from 'node:crypto'
 import { setMaxListeners } from 'node:events'
 import type { Context } from 'cordis'
-import { toolServiceOf, type AssistantMessage, type ContentBlock, type Message, type Provider, type ToolService } from '@rein/kernel'
+import { type AssistantMessage, type ContentBlock, type Message, type Provider, type ToolService } from '@rein/kernel'
 import { renameRepeatedIds } from './call-ids.js'
 import { AgentEvents } from './events.js'
 import { askModel } from './model-call.js'
@@ -93,7 +93,8 @@ function runSignal(): AbortSignal {
 /** Creates an agent on a context that has `ctx.tools`. Throws at once on bad options. */
 export function createAgent(ctx: Context, options: AgentOptions): Agent {
   const settings = checkOptions(options)
-  const service = toolServiceOf(ctx)
+  // Read once: every read of a cordis service builds fresh tracing proxies.
+  const service = ctx.get('tools') as ToolService | undefined
   if (!service) {
     throw new Error('createAgent(ctx): ctx.tools is missing; call ctx.plugin(kernel) (from @rein/kernel) and await ctx.start() first')
   }
@@ -118,7 +119,7 @@ export function createAgent(ctx: Context, options: AgentOptions): Agent {
 
 interface LoopEnv {
   ctx: Context
-  /** The kernel's service, taken once (`toolServiceOf`), and what batches use of it. */
+  /** The kernel's service, read once, and what batches use of it. */
   service: ToolService
   tools: BatchTools
   log: SessionLog

@@ -9,7 +9,8 @@
  *     dispatch costs tens of µs, so an event is only built and sent when someone listens).
  */
 import type { Context } from 'cordis'
-import { eventBus, type AssistantMessage, type EventBus, type ExecutionMode, type Json, type Message, type ToolExecutionResult } from '@rein/kernel'
+import { type AssistantMessage, type ExecutionMode, type Json, type Message, type ToolExecutionResult } from '@rein/kernel'
+import { eventBus, type EventBus } from './event-bus.js'
 import type { CallTiming, TurnOutcome } from './session.js'
 
 /** Every event names its run: `runId` is new for each `agent.run()`, `agent` is the agent's name. */

@@ -8,16 +8,14 @@
  */
 export { createAgent, maxTurnsNotice, type Agent, type AgentOptions, type RunOptions, type RunOutcome } from './agent.js'
 export {
-  memorySession, resultEntry, type SessionStore, type SessionEntry, type NewSessionEntry, type LoggedCall, type TurnOutcome,
+  memorySession, type SessionStore, type SessionEntry, type NewSessionEntry, type LoggedCall, type TurnOutcome,
   type CallTiming,
 } from './session.js'
 export { jsonlSession } from './jsonl-session.js'
 export { parseSessionLog, readSession, SessionLogError, type SessionLogContents } from './session-file.js'
 export { sessionEntryProblem } from './session-entry.js'
 export { buildMessages, unanswered, type Unanswered } from './transcript.js'
-export { runBatch, type BatchEnv, type BatchOutcome } from './scheduler.js'
-export { planBatch, type Plan, type PlannedCall, type Mode, type ToolLookup } from './plan.js'
-export { DEPENDS_ON, referencedIds, substitute, lookup } from './references.js'
+export { DEPENDS_ON, referencedIds } from './references.js'
 export type {
   AgentEventMap, RunFacts, RunStartEvent, RunEndEvent, ModelRequestEvent, ModelResponseEvent,
   CallStartEvent, CallEndEvent, TurnEndEvent, TextDeltaEvent, RunEventName, RunObserver,

@@ -7,7 +7,7 @@
  * for any walk, a `__proto__` key), only that call is affected: the kernel answers it.
  * Pure: it runs nothing and changes nothing it is given.
  */
-import { isKernelParsed, messageOf, readArguments, type ExecutionMode, type ToolCall, type ToolDefinition } from '@rein/kernel'
+import { messageOf, readArguments, type ExecutionMode, type ToolCall, type ToolDefinition } from '@rein/kernel'
 import { components } from './cycles.js'
 import { DEPENDS_ON, referencesIn } from './references.js'
 
@@ -102,12 +102,9 @@ function planned(call: ToolCall, index: number, { owners, duplicated }: Ids, too
   // Read as the kernel reads them: arguments that need no change reach `execute` as this very
   // object, frozen and marked by the kernel, which then neither parses nor copies them again.
   const parsed = readArguments(call.arguments)
-  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
-    return { index, call, args: call.arguments, hasRefs: false, deps: [], dependents: [], mode: tools.executionMode(call) }
-  }
-  // Text the kernel read and refused (a `__proto__` key, nesting too deep) goes to it as sent,
-  // unread, and gets its INVALID_ARGS: nothing here walks what the kernel would not.
-  if (typeof call.arguments === 'string' && !isKernelParsed(parsed)) return asSent(call, index)
+  // Arguments the kernel refuses (not an object, a `__proto__` key, nesting too deep) go to it
+  // as sent, unread, and get its INVALID_ARGS: nothing here walks what the kernel would not.
+  if (parsed === undefined) return asSent(call, index)
   // Most calls have no `$depends_on`: their arguments are used as parsed, with no copy.
   const explicit = Object.hasOwn(parsed, DEPENDS_ON)
   let args: unknown = parsed

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { defineTool, type ToolCall } from '@rein/kernel'
-import { planBatch } from '../src/index.js'
+import { planBatch } from '../src/plan.js'
+import { batchTools } from '../src/tool-access.js'
 import { kernelContext } from './helpers.js'
 
 async function tools() {
@@ -16,7 +17,7 @@ async function tools() {
     name: 'byPath', description: '', parameters: { type: 'object' },
     isConcurrencySafe: (args: { path?: unknown }) => args.path !== 'locked', execute: () => 1,
   }))
-  return ctx.tools
+  return batchTools(ctx.tools)
 }
 
 const call = (id: string, name: string, args: unknown): ToolCall => ({ id, name, arguments: typeof args === 'string' ? args : JSON.stringify(args) })
@@ -34,7 +35,7 @@ describe('planBatch', () => {
     const seen: unknown[] = []
     const ctx = await kernelContext()
     ctx.tools.register(defineTool({ name: 'see', description: '', parameters: { type: 'object' }, execute: (args) => { seen.push(args); return 1 } }))
-    const plan = planBatch([call('a', 'see', { path: 'x' }), call('b', 'see', { path: 'y', $depends_on: ['a'] })], ctx.tools)
+    const plan = planBatch([call('a', 'see', { path: 'x' }), call('b', 'see', { path: 'y', $depends_on: ['a'] })], batchTools(ctx.tools))
     for (const planned of plan.calls) await ctx.tools.execute({ ...planned.call, arguments: planned.args as never })
     expect(Object.isFrozen(plan.calls[0].args)).toBe(true)
     expect(seen[0]).toBe(plan.calls[0].args) // taken as it is: no second parse, no copy

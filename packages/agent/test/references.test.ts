@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { MAX_ARGUMENT_DEPTH } from '@rein/kernel'
-import { lookup, referencedIds, substitute } from '../src/index.js'
+import { lookup, referencedIds, substitute } from '../src/references.js'
 import { referencesIn } from '../src/references.js'
 
 const values: Record<string, unknown> = { call_1: { a: { b: [10, { c: 'deep' }] } }, call_2: 'text', n: 7, none: null, holder: { a: null } }

@@ -5,6 +5,10 @@
  * call its abandoned outcome. The work itself is not stopped (nothing can stop a body that
  * ignores its signal; `@rein/isolate` runs such bodies where they can be terminated).
  */
+import { ABORTED, ABORTED_BEFORE_DISPATCH, Messages } from './codes.js'
+import { CALL, type Exec } from './exec.js'
+import { abortedFrom, failure } from './results.js'
+import type { ToolExecutionResult } from './types.js'
 
 /**
  * One `abort` listener per signal, however many calls wait on it: a run's signal is shared by
@@ -13,13 +17,9 @@
 export class AbortWatch {
   private readonly waiting = new WeakMap<AbortSignal, Set<() => void>>()
   /**
-   * The call watched most recently (its abort callback, and through it the call and whatever its
-   * caller hangs on it: the agent's scheduler state for its batch), held until the next call
-   * replaces it. Found by experiment on the peer benchmark, which forces a full GC between
-   * rounds: once nothing of a finished batch was alive, V8 threw away the optimized code of the
-   * whole call path ("weak objects" in `--trace-deopt`: ~330 code objects in 30 rounds of the
-   * bare loop, ~60 with this reference) and each round began unoptimized, up to 1.6x slower.
-   * The cost: one finished call and its batch, until the next call of this kernel.
+   * The retained batch: the call watched most recently (and through it its batch), held until
+   * the next call. Without it a full GC between batches lets V8 drop the optimized code of the
+   * whole call path (docs/performance.md, "the retained batch"). Costs one finished batch.
    */
   private last: (() => void) | undefined
 
@@ -91,4 +91,16 @@ export function untilAborted<T>(watch: AbortWatch, work: Promise<T>, signal: Abo
       (error) => { cancel(); reject(error) },
     )
   })
+}
+
+/**
+ * What a call the kernel gave up on (its caller aborted `abandonAfterMs` ago) settles with:
+ * the failure it had already reached; `ABORTED` if its body had started (or had succeeded);
+ * `ABORTED_BEFORE_DISPATCH` if it never reached its body (a hook or an approval still pending).
+ */
+export function abandoned(exec: Exec): ToolExecutionResult {
+  const { outcome, bodyStarted } = exec[CALL]
+  if (outcome?.isError) return outcome
+  if (outcome) return abortedFrom(outcome)
+  return bodyStarted ? failure(ABORTED, Messages.aborted, 'Abandoned') : failure(ABORTED_BEFORE_DISPATCH, Messages.abortedBeforeDispatch, 'Abandoned')
 }

@@ -8,8 +8,7 @@ import { renderValue } from './define-tool.js'
 import { snapshot } from './json.js'
 import type { RegisteredTool } from './registry.js'
 import { messageOf, stringProperty } from './hostile.js'
-import { contentOf, trusted } from './normalize.js'
-import { failure } from './results.js'
+import { contentOf, failure, trusted } from './results.js'
 import type { ToolExec, ToolExecutionResult } from './types.js'
 
 /** Runs `tool`'s body for `exec` (with the signal currently on `exec`). */

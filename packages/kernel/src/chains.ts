@@ -4,7 +4,7 @@
  * function of that hook only, so a call pays for composition once per change, not per call.
  */
 import type { ChainEntry } from './compose.js'
-import { HOOK_NAMES, type HandOffHandler, type HookName, type OnionHooks, type ResultObserver } from './hooks.js'
+import { HOOKS, type HandOffHandler, type HookName, type OnionHooks, type ResultObserver } from './hooks.js'
 
 /** Each hook's handler type, by name. */
 interface Handlers extends OnionHooks {
@@ -15,13 +15,13 @@ type HandlerOf<K extends HookName> = Handlers[K]
 
 /** The handlers of every hook, and a cache of whatever is derived from each list. */
 export class Chains {
-  private readonly lists = Object.fromEntries(Object.keys(HOOK_NAMES).map((name) => [name, []])) as unknown as
+  private readonly lists = Object.fromEntries(Object.keys(HOOKS).map((name) => [name, []])) as unknown as
     { [K in HookName]: ChainEntry<HandlerOf<K>>[] }
   private readonly derived = new Map<HookName, unknown>()
 
   /** Whether the kernel intercepts `name`. */
   static has(name: unknown): name is HookName {
-    return typeof name === 'string' && Object.hasOwn(HOOK_NAMES, name)
+    return typeof name === 'string' && Object.hasOwn(HOOKS, name)
   }
 
   /** Adds a handler; returns the function that removes exactly it. */

@@ -1,16 +1,9 @@
 /**
- * Every place rein relies on cordis beyond its documented API, in one module, each with a
- * named test in `test/cordis-internals.test.ts`: an upgrade of cordis that breaks one of these
- * assumptions fails that one test, not every batch. Nothing else in rein reads cordis' private
- * fields or internal events.
- *
- * Listeners. cordis wraps every
- * listener in a tracing proxy before `internal/listener` sees it, and calling through that
- * proxy costs ~14 µs (fresh proxies per argument) — more than the whole pipeline budget.
- * While the kernel is mounted it notes, for its own context tree only, which original
- * function each wrapper stands for; the chains then call the original directly, with the
- * registering plugin's context as `this`, exactly what the wrapper would have passed.
- * Restored on dispose. If cordis ever stops calling `reflect.bind`, the wrapper is used as is.
+ * Every place the kernel relies on cordis beyond its documented API, each with a named test in
+ * `test/cordis-internals.test.ts`, so a cordis upgrade that breaks one fails that one test.
+ * Listeners: calling through cordis' tracing wrapper costs about 14 µs, so while mounted the
+ * kernel notes which original function each wrapper stands for (its own context tree only,
+ * undone on dispose) and calls it with the plugin's context as `this`, as the wrapper would.
  */
 import type { Context, EffectScope, ForkScope, MainScope } from 'cordis'
 
@@ -38,14 +31,6 @@ export function trackListeners(ctx: Context) {
       if (reflect.bind === tracking) delete (reflect as Partial<{ bind: Bind }>).bind
     },
   }
-}
-
-/**
- * The object behind cordis' tracing proxy (`value` itself when it is not one). Every read of
- * `ctx.tools`, and of each member on it, builds fresh proxies; the object behind them does not.
- */
-export function unproxied<T extends object>(value: T): T {
-  return ((value as Record<PropertyKey, unknown>)[ORIGINAL] as T | undefined) ?? value
 }
 
 /**
@@ -122,26 +107,4 @@ export function onLifecycleChange(ctx: Context, changed: () => void): void {
 /** The name of the plugin that owns `ctx`, for errors and `rein chains` (`root` outside any plugin). */
 export function pluginName(ctx: Context): string {
   return ctx.runtime?.plugin ? (ctx.name || 'anonymous') : 'root'
-}
-
-/** A cordis event bus read without tracing: whether a name has listeners, and emitting to them. */
-export interface EventBus {
-  /** Whether emitting `name` now would reach a listener (`internal/event` watchers count too). */
-  listens(name: string): boolean
-  /** Emits `name` to cordis listeners (cordis stops at the first one that throws; that throw is rethrown). */
-  emit(name: string, ...args: unknown[]): void
-}
-
-/**
- * `ctx`'s event bus, looked up once. cordis keeps each event's listeners in its lifecycle's
- * `_hooks` table, updated in place; reading it lets a caller skip building an event nobody
- * receives (a cordis dispatch costs tens of microseconds even with no listener).
- */
-export function eventBus(ctx: Context): EventBus {
-  const lifecycle = ctx.lifecycle
-  const hooks = (lifecycle as unknown as { _hooks: Record<string, unknown[] | undefined> })._hooks
-  return {
-    listens: (name) => (hooks[name]?.length ?? 0) > 0 || (hooks['internal/event']?.length ?? 0) > 0,
-    emit: (name, ...args) => (lifecycle.emit as (name: string, ...args: unknown[]) => void)(name, ...args),
-  }
 }

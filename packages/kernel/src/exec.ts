@@ -5,8 +5,8 @@
  * call. Building an exec never throws, whatever the caller's `call` object is.
  *
  * Views are class instances whose fields are own data properties, so V8 keeps them in fast
- * mode (an object literal with accessors and a symbol key was a dictionary of about a
- * kilobyte, per view). A call given no signal gets a lazy one: see `LazySignalView`.
+ * mode (docs/performance.md, "class views"): an object literal with accessors and a symbol key
+ * is a dictionary of about a kilobyte, per view.
  */
 import { readSafely } from './hostile.js'
 import type { RegisteredTool } from './registry.js'
@@ -24,9 +24,9 @@ export interface CallRecord {
   final?: ToolExecutionResult
   /** The caller's stage callbacks. */
   stages?: StageCallbacks
-  /** What the `tools/pre-execute` chain decided, once it has. */
+  /** What the `tools/pre-execute` chain decided, once it has (`exec.decision`). */
   decision?: PreToolDecision['kind']
-  /** The caller's signal; absent until something asks for a signal of a call given none. */
+  /** The caller's signal, if it gave one. */
   signal?: AbortSignal
 }
 
@@ -39,62 +39,33 @@ const noProgress = () => {}
 
 /** One view of a call: the facts of the call, and this layer's signal and progress. */
 class ExecView implements Exec {
-  declare signal: AbortSignal
   readonly arguments: Readonly<Record<string, unknown>>
-  readonly startedAt: number
   readonly turn: number | undefined
   readonly step: number | undefined
   readonly index: number | undefined
   readonly agent: string | undefined
   readonly parent: string | undefined
   readonly session: SessionRef | undefined
-  readonly meta: Record<string, Json>;
   readonly [CALL]: CallRecord
 
   constructor(
     readonly id: string, readonly name: string, args: Readonly<Record<string, unknown>>,
-    signal: AbortSignal | undefined, public progress: (info?: ProgressInfo) => void, from: ToolExec | ExecuteOptions,
-    startedAt: number, meta: Record<string, Json>, record: CallRecord,
+    public signal: AbortSignal, public progress: (info?: ProgressInfo) => void, from: ToolExec | ExecuteOptions,
+    readonly startedAt: number, readonly meta: Record<string, Json>, record: CallRecord,
   ) {
     this.arguments = args
-    // Left unset, `signal` is the prototype's accessor (a call given no signal).
-    if (signal !== undefined) this.signal = signal
-    this.startedAt = startedAt
     this.turn = from.turn
     this.step = from.step
     this.index = from.index
     this.agent = from.agent
     this.parent = from.parent
     this.session = from.session
-    this.meta = meta
     this[CALL] = record
   }
-}
 
-/**
- * A view of a call given no signal. Until a layer writes `signal`, reading it gives the call's
- * own signal, made on first read and shared by every view; a write makes `signal` a plain data
- * property of that view only. The accessor lives on the prototype: an own accessor per view
- * would cost two closures and a dictionary-mode object per call.
- */
-class LazySignalView extends ExecView {}
-Object.defineProperty(LazySignalView.prototype, 'signal', {
-  get(this: ExecView) { return this[CALL].signal ??= new AbortController().signal },
-  set(this: ExecView, value: AbortSignal) {
-    Object.defineProperty(this, 'signal', { value, writable: true, enumerable: true, configurable: true })
-  },
-  enumerable: true,
-  configurable: true,
-})
-
-/** A view of the right class: `signal` given (the caller's or a swapped one), or lazy. */
-function view(
-  id: string, name: string, args: Readonly<Record<string, unknown>>, signal: AbortSignal | undefined,
-  progress: (info?: ProgressInfo) => void, from: ToolExec | ExecuteOptions, startedAt: number, meta: Record<string, Json>, record: CallRecord,
-): ExecView {
-  return signal === undefined
-    ? new LazySignalView(id, name, args, signal, progress, from, startedAt, meta, record)
-    : new ExecView(id, name, args, signal, progress, from, startedAt, meta, record)
+  get decision(): PreToolDecision['kind'] | undefined {
+    return this[CALL].decision
+  }
 }
 
 /**
@@ -105,31 +76,13 @@ export function makeExec(call: ToolCall, args: Readonly<Record<string, unknown>>
   const onProgress = options.onProgress
   const signal = options.signal // read once: a getter cannot answer two different signals
   const record: CallRecord = { bodyStarted: false, stages: options.stages, signal }
-  return view(
-    readSafely(call, 'id') as string, readSafely(call, 'name') as string, args, signal,
+  return new ExecView(
+    readSafely(call, 'id') as string, readSafely(call, 'name') as string, args, signal ?? new AbortController().signal,
     onProgress ? (info?: ProgressInfo) => onProgress(info) : noProgress, options, Date.now(), {}, record,
   )
 }
 
-/**
- * A copy of `exec` for the layers inside one `next()` (same facts and record, own signal and
- * progress). The signal is taken as it is now: a swapped one is copied; the call's own signal is
- * read only when a layer asks for it (it cannot change, so reading it late is the same).
- */
+/** A copy of `exec` for the layers inside one `next()`: same facts and record, this moment's signal and progress. */
 export function viewOf(exec: Exec): Exec {
-  const record = exec[CALL]
-  // An own `signal` is the caller's or a swapped one; otherwise the view stays lazy.
-  const signal = Object.hasOwn(exec, 'signal') ? exec.signal : record.signal
-  return view(exec.id, exec.name, exec.arguments, signal, exec.progress, exec, exec.startedAt, exec.meta, record)
-}
-
-/**
- * What the `tools/pre-execute` chain decided for the call of `exec`, as the kernel acted on it
- * (`ask` stays `ask` whatever the approval answered). Undefined when the call never reached
- * that chain: an unknown tool, bad arguments, a call the scheduler settled, a closed harness.
- * For `tools/result` observers (an audit log); it never changes anything.
- */
-export function preExecuteDecisionOf(exec: ToolExec): PreToolDecision['kind'] | undefined {
-  const record = typeof exec === 'object' && exec !== null ? (exec as Partial<Exec>)[CALL] : undefined
-  return record?.decision
+  return new ExecView(exec.id, exec.name, exec.arguments, exec.signal, exec.progress, exec, exec.startedAt, exec.meta, exec[CALL])
 }

@@ -1,6 +1,7 @@
 /**
  * The hook contract: the five names a plugin registers with `ctx.on(...)`, what each one may
- * do, and the types the compiler holds handlers to. The kernel takes these listeners into its
+ * do, and the types the compiler holds handlers to. An onion handler returns its answer or a
+ * promise of it; one with nothing to change returns the promise `next()` gave it, as it is. The kernel takes these listeners into its
  * own chains (see `chains.ts`), so registration order is onion order: the first registered is
  * the outermost, and `ctx.on(name, handler, { prepend: true })` makes a handler outermost.
  */
@@ -16,7 +17,7 @@ import type {
  * Innermost default: allow. A deny here is final; an ask goes to `ctx.approval`.
  * Never runs concurrently with itself; calls arrive in model order.
  */
-export type PreExecuteHandler = (exec: ToolExec, next: () => Promise<PreToolDecision>) => Promise<PreToolDecision>
+export type PreExecuteHandler = (exec: ToolExec, next: () => Promise<PreToolDecision>) => PreToolDecision | Promise<PreToolDecision>
 
 /**
  * `tools/execute` — onion around the tool body (timeout, retry, cache, metrics wrap here).
@@ -28,7 +29,7 @@ export type PreExecuteHandler = (exec: ToolExec, next: () => Promise<PreToolDeci
  * (so swap before calling `next()`; `exec.meta` stays one object for the call): a body given
  * up on never sees a later attempt's signal. The only stage that runs in parallel across calls.
  */
-export type ExecuteHandler = (exec: ToolExec, next: () => Promise<ToolExecutionResult>) => Promise<ToolExecutionResult>
+export type ExecuteHandler = (exec: ToolExec, next: () => Promise<ToolExecutionResult>) => ToolExecutionResult | Promise<ToolExecutionResult>
 
 /**
  * `tools/post-execute` — onion around the acceptance of a result.
@@ -41,7 +42,7 @@ export type ExecuteHandler = (exec: ToolExec, next: () => Promise<ToolExecutionR
  */
 export type PostExecuteHandler = (
   exec: ToolExec, result: ToolExecutionResult, next: () => Promise<PostToolDecision>,
-) => Promise<PostToolDecision>
+) => PostToolDecision | Promise<PostToolDecision>
 
 /**
  * `tools/result` — observe the frozen, authoritative outcome of a call.
@@ -88,9 +89,6 @@ export type HookRule =
   | { readonly kind: 'onion', readonly reentry: 'once' | 'sequential', readonly innermost: string }
   | { readonly kind: 'observer' }
   | { readonly kind: 'hold' }
-
-/** Every hook name the kernel intercepts. */
-export const HOOK_NAMES: Record<HookName, 1> = Object.fromEntries(Object.keys(HOOKS).map((name) => [name, 1])) as Record<HookName, 1>
 
 export type HookName = keyof typeof HOOKS
 

@@ -1,35 +1,27 @@
 /**
- * Lossless JSON snapshots. A tool's value (and an argument object handed over already parsed)
- * must survive a JSON round trip unchanged; `snapshot` proves that by rebuilding it from plain
- * parts, and freezes the copy so nothing downstream can change what the model was shown.
+ * Lossless JSON snapshots: a tool's value and a call's arguments must survive a JSON round trip
+ * unchanged; `snapshot` proves it by rebuilding them from plain parts, and freezes the copy.
  */
 import { messageOf } from './hostile.js'
-import { CopyMark } from './marks.js'
+import { ArgumentsMark, CopyMark } from './marks.js'
 import type { Json } from './types.js'
 
 /** Either the frozen copy, or the first place where the value is not lossless JSON. */
 export type Snapshot = { ok: true, value: Json } | { ok: false, problem: string }
 
-
 /** The problem of an argument object with an own `__proto__` key (DESIGN.md §6.1). */
 export const PROTO_KEY_PROBLEM = 'arguments may not contain the key "__proto__"'
 
-/**
- * How many objects and arrays deep arguments may nest (the outermost object is level 1). Deeper
- * arguments are `INVALID_ARGS`, so no walk of what a model sent (the kernel's, a scheduler's,
- * a tool's, `JSON.stringify` in a session log) can run out of stack.
- */
+/** How deep arguments may nest (the outermost object is level 1): deeper is `INVALID_ARGS`, so no walk of them runs out of stack. */
 export const MAX_ARGUMENT_DEPTH = 512
 
 /** The problem of arguments nested deeper than `MAX_ARGUMENT_DEPTH`. */
 export const DEPTH_PROBLEM = `arguments may not be nested more than ${MAX_ARGUMENT_DEPTH} levels deep`
 
 /**
- * Copies and deep-freezes `value` if it is lossless JSON; otherwise says where it is not.
- * Total: a getter or proxy trap that throws is a problem, never an exception. A `__proto__`
- * key stays an own data property of the copy (assigning it would set the prototype instead);
- * with `arguments: true` it is refused, since arguments are own data only, as is nesting
- * deeper than `MAX_ARGUMENT_DEPTH`.
+ * Copies and deep-freezes `value` if it is lossless JSON; otherwise says where it is not; never
+ * throws. A `__proto__` key stays own data of the copy; with `arguments: true` it is refused,
+ * as is nesting deeper than `MAX_ARGUMENT_DEPTH`.
  */
 export function snapshot(value: unknown, options?: { arguments?: boolean }): Snapshot {
   const refuseProto = options?.arguments === true
@@ -89,6 +81,8 @@ export function snapshot(value: unknown, options?: { arguments?: boolean }): Sna
           else out[key] = item
         }
         seen.delete(v)
+        // The root of an arguments copy is what `execute` takes as it is (`arguments.ts`).
+        if (refuseProto && depth === 1) ArgumentsMark.add(out)
         Object.freeze(CopyMark.add(out))
         return out
       }
@@ -105,10 +99,7 @@ export function snapshot(value: unknown, options?: { arguments?: boolean }): Sna
   }
 }
 
-/**
- * Freezes an object tree in place (plain objects and arrays); returns it. A frozen object is
- * taken as frozen all the way down. Iterative, so no depth of nesting can exhaust the stack.
- */
+/** Freezes an object tree in place (a frozen object counts as frozen all the way down); iterative. */
 export function deepFreeze<T>(value: T): T {
   if (!isUnfrozen(value)) return value
   const stack: object[] = [value]
@@ -134,10 +125,7 @@ function isUnfrozen(value: unknown): value is object {
   return typeof value === 'object' && value !== null && !Object.isFrozen(value)
 }
 
-/**
- * Parses a model's raw arguments once: an object passes through, an empty string is `{}`,
- * valid JSON is parsed, and anything else stays the original string (an `INVALID_ARGS` later).
- */
+/** A model's raw arguments parsed: an object as is, `''` as `{}`, JSON parsed, else the text itself. */
 export function parseArguments(raw: unknown): unknown {
   if (typeof raw !== 'string') return raw ?? {}
   if (raw.trim() === '') return {}

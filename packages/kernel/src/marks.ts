@@ -1,11 +1,9 @@
 /**
  * Unforgeable marks on objects the kernel built and checked itself, so that a later stage takes
  * them as they are instead of reading them again. A mark is a private class field stamped onto
- * the object (a base class whose constructor returns the object it is given, so the subclass's
- * field lands on that object). Code outside this module can neither read nor forge one; it
- * does not show in `Reflect.ownKeys`, through a proxy, or on a `structuredClone`; and unlike a
- * WeakSet entry (what the kernel used before) it costs the garbage collector nothing. Stamp an
- * object before freezing it.
+ * the object (a base class whose constructor returns the object it is given): code outside this
+ * module can neither read nor forge one, it does not survive `structuredClone` or show through
+ * a proxy, and it costs the garbage collector nothing. Stamp an object before freezing it.
  */
 
 /** Lets a subclass's private field be defined on any object. */
@@ -39,12 +37,7 @@ function markKind(): Mark {
 
 /** Containers `snapshot` built: frozen, lossless JSON copies. */
 export const CopyMark = markKind()
-
-/** Results and content lists read once into frozen, well-formed copies (`normalize.ts`). */
+/** Results and content lists read once into frozen, well-formed copies (`results.ts`). */
 export const CheckedMark = markKind()
-
-/**
- * Argument objects the kernel parsed from a model's text and froze, with no `__proto__` key
- * (`readArguments`): `execute` takes one as it is.
- */
+/** Argument objects the kernel parsed from a model's text and froze, with no `__proto__` key. */
 export const ArgumentsMark = markKind()

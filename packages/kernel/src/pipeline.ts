@@ -4,7 +4,7 @@
  * A deny is final: nothing after it can produce a success, and guards run after every allow.
  * The caller's signal is checked before pre-execute and again just before the body.
  */
-import { ABORTED_FIRST, AbortWatch, settleWithin, untilAborted } from './abandon.js'
+import { ABORTED_FIRST, AbortWatch, abandoned, settleWithin, untilAborted } from './abandon.js'
 import { runBody } from './body.js'
 import type { Chains } from './chains.js'
 import {
@@ -14,16 +14,15 @@ import {
 import { checkWith, compose, type ChainEntry } from './compose.js'
 import { checkedExec, NO_OPTIONS } from './call-checks.js'
 import { CALL, makeExec, viewOf, type Exec } from './exec.js'
-import { ACCEPTED, ALLOW, ALLOWED } from './defaults.js'
-import { HOOKS, type HandOffHandler } from './hooks.js'
+import { HOOKS, type HandOffHandler, type OnionHooks } from './hooks.js'
 import { messageOf, readSafely } from './hostile.js'
 import { applyChecked, argumentsOf, EMPTY_ARGS, isArgumentsRule, type Arguments } from './arguments.js'
 import { deepFreeze, snapshot } from './json.js'
-import { postDecisionOf, preDecisionOf, resultOf } from './normalize.js'
-import { abandoned, abortedFrom, applyPost, guardDenial, guardFailure, internalFailure, stageFailure, unreachable } from './outcomes.js'
 import type { ApprovalService } from './approval.js'
 import type { RegisteredTool, ToolRegistry } from './registry.js'
-import { failure, finalizeContent } from './results.js'
+import {
+  ACCEPTED, ALLOW, ALLOWED, abortedFrom, applyPost, failure, finalizeContent, internalFailure, postDecisionOf, preDecisionOf, resultOf, stageFailure, unreachable,
+} from './results.js'
 import { closedMessage, type StartupProblem } from './startup.js'
 import type {
   ExecuteOptions, Json, PostToolDecision, PreToolDecision, ToolCall, ToolExec, ToolExecutionResult,
@@ -61,7 +60,7 @@ export class Pipeline {
   execute(call: ToolCall, options: ExecuteOptions = {}): Promise<ToolExecutionResult> {
     const args = argumentsOf(call)
     const exec = checkedExec(call, args.snap?.ok ? args.snap.value as Record<string, unknown> : EMPTY_ARGS, options, 'execute')
-    if (typeof exec === 'string') return settled(this.refused(call, exec))
+    if (typeof exec === 'string') return Promise.resolve(this.refused(call, exec))
     const signal = exec[CALL].signal
     const problems = this.deps.startup()
     if (problems.length > 0) {
@@ -72,18 +71,15 @@ export class Pipeline {
     try {
       running = this.run(exec, args, signal)
     } catch (error) {
-      return settled(broken(error))
+      return Promise.resolve(broken(error))
     }
     // Final already (nothing was asynchronous): no abort can change it.
-    if (!(running instanceof Promise)) return settled(running)
+    if (!(running instanceof Promise)) return Promise.resolve(running)
     if (!signal) return running.then(undefined, broken)
     return settleWithin(this.aborts, running, broken, signal, this.deps.abandonAfterMs, () => this.final(exec, abandoned(exec)))
   }
 
-  /**
-   * Settles a call the scheduler decided without running it (a failed dependency, an invalid
-   * plan, an abort before dispatch, a repair on resume). Post-execute runs where the table says so.
-   */
+  /** Settles a call the scheduler decided without running it; post-execute runs where `RUNS_POST` says so. */
   async settle(call: ToolCall, code: string, message: string, options: ExecuteOptions = {}): Promise<ToolExecutionResult> {
     const { snap } = argumentsOf(call)
     const exec = checkedExec(call, snap?.ok ? snap.value as Record<string, unknown> : EMPTY_ARGS, options, 'settle')
@@ -96,20 +92,16 @@ export class Pipeline {
     }
   }
 
-  /**
-   * A call refused by `checkedExec` (unusable options, an id that is not a string): final
-   * `PIPELINE_FAILED` before anything runs, on an exec made without those options.
-   */
+  /** A call `checkedExec` refused: final `PIPELINE_FAILED`, on an exec made without its options. */
   private refused(call: ToolCall, problem: string): Final {
     const exec = makeExec(call, EMPTY_ARGS, NO_OPTIONS)
     return this.final(exec, failure(PIPELINE_FAILED, `${problem}; the call did not run`, 'options'))
   }
 
   /*
-   * The stages below hand a promise on instead of awaiting it: an async function keeps its
-   * whole frame on the heap at every await, and these run for every call. Each returns the
-   * result itself when it got there without waiting (so a `then` that hands it on adopts no
-   * promise), else a promise that never rejects with anything but a bug (caught in `execute`).
+   * The stages below hand a promise on instead of awaiting it (an async function keeps its
+   * frame on the heap at every await): each returns the result itself when it got there
+   * without waiting, else a promise that rejects only with a bug (caught in `execute`).
    */
 
   private run(exec: Exec, args: Arguments, signal: AbortSignal | undefined): Final {
@@ -144,24 +136,15 @@ export class Pipeline {
       case 'deny':
         return this.post(exec, failure(TOOL_DENIED, decision.reason))
       case 'ask':
-        return this.approved(exec, decision.reason, signal)
+        return this.ask(exec, decision.reason, signal)
       default:
         return this.final(exec, unreachable(decision, 'tools/pre-execute'))
     }
   }
 
-  /** An `ask`: the body runs only once the approval service allowed it (then the guards). */
-  private async approved(exec: Exec, reason: string | undefined, signal: AbortSignal | undefined): Promise<ToolExecutionResult> {
-    const answer = await this.ask(exec, reason, signal)
-    if (answer === ABORTED_FIRST) return this.final(exec, failure(ABORTED_BEFORE_DISPATCH, Messages.abortedBeforeDispatch))
-    if (answer) return this.post(exec, answer)
-    return this.deps.guards.length > 0 ? this.guarded(exec, signal) : this.body(exec, signal)
-  }
-
   /**
    * Every guard, in order from `from`, after an allow: the first reason denies. A guard that
-   * answers at once (most do) costs no promise; one that returns a promise (or any object,
-   * which might be a thenable) is awaited before the next.
+   * returns a promise (or any object, which might be a thenable) is awaited before the next.
    */
   private guarded(exec: Exec, signal: AbortSignal | undefined, from = 0): Final {
     const guards = this.deps.guards
@@ -171,24 +154,16 @@ export class Pipeline {
       try {
         reason = guard.handler.call(guard.owner, exec)
         if ((typeof reason === 'object' && reason !== null) || typeof reason === 'function') {
-          return Promise.resolve(reason).then(
-            (answer) => this.guardAnswered(exec, signal, i, answer),
-            (error) => this.final(exec, guardFailure(guard, error)),
-          )
+          return Promise.resolve(reason).then((answer) => answer !== undefined && answer !== null
+            ? this.post(exec, guardDenial(guard.plugin, answer))
+            : this.guarded(exec, signal, i + 1), (error) => this.final(exec, guardFailure(guard.plugin, error)))
         }
       } catch (error) {
-        return this.final(exec, guardFailure(guard, error))
+        return this.final(exec, guardFailure(guard.plugin, error))
       }
-      if (reason !== undefined && reason !== null) return this.post(exec, guardDenial(guard, reason))
+      if (reason !== undefined && reason !== null) return this.post(exec, guardDenial(guard.plugin, reason))
     }
     return this.body(exec, signal)
-  }
-
-  /** Guard `i` answered later: a reason denies, else the next guard. */
-  private guardAnswered(exec: Exec, signal: AbortSignal | undefined, i: number, reason: unknown): Final {
-    const guard = this.deps.guards[i]!
-    if (reason !== undefined && reason !== null) return this.post(exec, guardDenial(guard, reason))
-    return this.guarded(exec, signal, i + 1)
   }
 
   /** The `tools/execute` onion, unless the caller aborted; then post-execute. */
@@ -222,29 +197,28 @@ export class Pipeline {
   }
 
   /**
-   * `ask` -> the approval service; absent, throwing or answering deny -> a `TOOL_DENIED`
-   * result; allowed -> undefined. An abort while the answer is pending wins over any answer.
+   * An `ask` goes to the approval service: absent, throwing or answering deny is `TOOL_DENIED`;
+   * an allow goes on to the guards and the body. An abort while the answer is pending wins.
    */
-  private async ask(exec: ToolExec, reason: string | undefined, signal: AbortSignal | undefined) {
+  private async ask(exec: Exec, reason: string | undefined, signal: AbortSignal | undefined): Promise<ToolExecutionResult> {
     const why = reason ? ` (${reason})` : ''
     const approval = this.deps.approval()
-    if (!approval) return failure(TOOL_DENIED, `"${exec.name}" needs approval${why}, and no approval service is available`)
+    if (!approval) return this.post(exec, failure(TOOL_DENIED, `"${exec.name}" needs approval${why}, and no approval service is available`))
+    let answer: unknown
+    let broken: unknown
     try {
       const pending = Promise.resolve(approval.request({ exec, reason }))
-      const answer = signal ? await untilAborted(this.aborts, pending, signal) : await pending
-      if (answer === ABORTED_FIRST || signal?.aborted) return ABORTED_FIRST
-      if (answer === 'allow-once' || answer === 'allow-session') return undefined
-      return failure(TOOL_DENIED, `"${exec.name}" was denied at approval${why}`)
+      answer = signal ? await untilAborted(this.aborts, pending, signal) : await pending
     } catch (error) {
-      if (signal?.aborted) return ABORTED_FIRST
-      return failure(TOOL_DENIED, `"${exec.name}" needs approval${why}, and the approval service failed: ${messageOf(error)}`)
+      broken = error
     }
+    if (answer === ABORTED_FIRST || signal?.aborted) return this.final(exec, failure(ABORTED_BEFORE_DISPATCH, Messages.abortedBeforeDispatch))
+    if (broken !== undefined) return this.post(exec, failure(TOOL_DENIED, `"${exec.name}" needs approval${why}, and the approval service failed: ${messageOf(broken)}`))
+    if (answer !== 'allow-once' && answer !== 'allow-session') return this.post(exec, failure(TOOL_DENIED, `"${exec.name}" was denied at approval${why}`))
+    return this.deps.guards.length > 0 ? this.guarded(exec, signal) : this.body(exec, signal)
   }
 
-  /**
-   * Checks the arguments against the tool's schema; says what is wrong, or undefined (a
-   * promise of it only for a schema that validates asynchronously).
-   */
+  /** What is wrong with the arguments, or undefined (a promise only for an asynchronous schema). */
   private checkArguments(exec: Exec, tool: RegisteredTool, { parsed, snap }: Arguments): string | undefined | Promise<string | undefined> {
     if (typeof parsed === 'string') return 'arguments are not valid JSON'
     if (snap && !snap.ok) return isArgumentsRule(snap.problem) ? snap.problem : `arguments are not plain JSON (${snap.problem})`
@@ -279,10 +253,9 @@ export class Pipeline {
   }
 
   /**
-   * Finalizes content, attaches meta, freezes, lets the observers see it, and hands it on:
-   * once per call. The result itself when no `tools/hand-off` handler holds it, else a promise
-   * of it that settles once every hold has. A second final word (the real outcome arriving
-   * after the call was abandoned) is dropped.
+   * Finalizes content, attaches meta, freezes, shows the observers and hands it on, once per
+   * call (a late second final word, after the call was abandoned, is dropped): the result, or
+   * while a `tools/hand-off` hold has it, a promise of it.
    */
   private final(exec: Exec, result: ToolExecutionResult): Final {
     const record = exec[CALL]
@@ -312,11 +285,7 @@ export class Pipeline {
     return holds.length === 0 ? out : this.handOff(exec, out, holds)
   }
 
-  /**
-   * `tools/hand-off`: the holds of `out`, then `out` itself, whatever the holds did. One
-   * promise per hold that answered one (a rejection logged in the same step), one more when
-   * several did.
-   */
+  /** `tools/hand-off`: the holds of `out`, then `out` itself, whatever the holds did. */
   private handOff(exec: Exec, out: ToolExecutionResult, holds: readonly ChainEntry<HandOffHandler>[]): Final {
     let waiting: Promise<ToolExecutionResult>[] | undefined
     for (const hold of holds) {
@@ -332,10 +301,7 @@ export class Pipeline {
     return waiting.length === 1 ? waiting[0]! : Promise.all(waiting).then(() => out)
   }
 
-  /**
-   * Calls an observer or a hold with the final result; a throw is logged, never passed on.
-   * Answers the thenable it returned (to be awaited or watched for a rejection), else undefined.
-   */
+  /** Calls an observer or a hold with the final result: the thenable it returned, or undefined; a throw is logged. */
   private invoke(what: string, entry: ChainEntry<(exec: ToolExec, out: ToolExecutionResult) => unknown>, exec: Exec, out: ToolExecutionResult) {
     try {
       const returned: unknown = entry.handler.call(entry.owner, exec, out)
@@ -354,46 +320,48 @@ export class Pipeline {
   }
 
   private preChain() {
-    return this.deps.chains.derive('tools/pre-execute', (entries) =>
-      compose(entries, () => ALLOWED, {
-        stage: 'tools/pre-execute', reentry: HOOKS['tools/pre-execute'].reentry, check: checkWith(preDecisionOf), innerChecked: true,
-      }))
+    return this.deps.chains.derive('tools/pre-execute', (entries) => compose(entries, () => ALLOWED, onion('tools/pre-execute', preDecisionOf)))
   }
 
   private executeChain() {
-    return this.deps.chains.derive('tools/execute', (entries) =>
-      compose(entries, (exec: Exec) => {
-        const record = exec[CALL]
-        record.bodyStarted = true
-        return runBody(record.tool!, exec)
-      }, {
-        stage: 'tools/execute', reentry: HOOKS['tools/execute'].reentry, check: checkWith(resultOf),
-        // Each next() hands inward a copy of exec taken at that moment: what a wrapper swapped
-        // before calling next() (the signal, progress) reaches every layer inside, but an
-        // attempt that was given up on keeps its own copy, so a later attempt's swap never
-        // reaches it, nor its restore the later attempt. `meta` is one object for the call.
-        fork: ([exec]): [Exec] => [viewOf(exec)],
-      }))
+    return this.deps.chains.derive('tools/execute', (entries) => compose(entries, (exec: Exec) => {
+      const record = exec[CALL]
+      record.bodyStarted = true
+      return runBody(record.tool!, exec)
+    }, {
+      ...onion('tools/execute', resultOf),
+      // Each next() hands inward a copy of exec taken at that moment: what a wrapper swapped
+      // before calling next() reaches every layer inside, but an attempt given up on keeps its
+      // own copy, so a later attempt's swap (or restore) never reaches it.
+      fork: ([exec]): [Exec] => [viewOf(exec)],
+    }))
   }
 
   private postOnion() {
-    return this.deps.chains.derive('tools/post-execute', (entries) =>
-      compose(entries, () => ACCEPTED, {
-        stage: 'tools/post-execute', reentry: HOOKS['tools/post-execute'].reentry, check: checkWith(postDecisionOf), innerChecked: true,
-      }))
+    return this.deps.chains.derive('tools/post-execute', (entries) => compose(entries, () => ACCEPTED, onion('tools/post-execute', postDecisionOf)))
   }
+}
+
+/** How `compose` runs the onion `stage`, whose handlers' values `normalize` reads. */
+function onion<R>(stage: keyof OnionHooks, normalize: (value: unknown) => R | string) {
+  return { stage, reentry: HOOKS[stage].reentry, check: checkWith(normalize) }
 }
 
 /** A call's final word: the result, or (while a `tools/hand-off` hold has it) a promise of it. */
 type Final = ToolExecutionResult | Promise<ToolExecutionResult>
 
-/** A promise of a final word (for a result already there: one allocation, no microtask hop). */
-function settled(result: Final): Promise<ToolExecutionResult> {
-  return Promise.resolve(result)
-}
-
 /** Whether `object` has an own enumerable key, without building the list of them. */
 function hasKeys(object: object): boolean {
   for (const key in object) if (Object.hasOwn(object, key)) return true
   return false
+}
+
+/** A guard that threw or rejected: the call fails closed, naming the plugin. */
+function guardFailure(plugin: string, error: unknown): ToolExecutionResult {
+  return failure(PIPELINE_FAILED, `guard of plugin "${plugin}" failed: ${messageOf(error)}`, 'guard', plugin)
+}
+
+/** A guard's reason: a deny, with the reason as given when it is a non-empty string. */
+function guardDenial(plugin: string, reason: unknown): ToolExecutionResult {
+  return failure(TOOL_DENIED, typeof reason === 'string' && reason ? reason : `denied by a guard of plugin "${plugin}"`)
 }

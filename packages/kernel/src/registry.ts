@@ -1,22 +1,15 @@
 /**
  * The tool registry. A definition and its schemas are checked when it registers, so a bad
  * tool fails loudly at start-up, never at call time; a JSON Schema is compiled by ajv once,
- * at `register` — or, with the kernel config `compileSchemas: 'first-use'`, when it first
- * validates a value (`SchemaCompiler.prepare`), so a process that only inspects a harness
- * (`rein chains`) never loads ajv. `specs()` is derived once per change and holds
- * exactly what the model is shown: never `timeoutMs` or `idempotent`.
+ * at `register` (or as the kernel config `compileSchema` says). `specs()` is derived once per
+ * change and holds exactly what the model is shown: never `timeoutMs` or `idempotent`.
  */
-import { ignoresArguments } from './concurrency.js'
 import type { ToolDefinition } from './define-tool.js'
 import type { ToolSpec } from './model.js'
-import { capLines, SchemaCompiler } from './schema.js'
+import { capLines, SchemaCompiler, type SchemaCompile } from './schema.js'
 import { checkStandard, isStandardSchema, jsonSchemaOf, type Checked } from './standard-schema.js'
 
-/**
- * Checks a value against a tool's schema. `{ ok: true }` without a `value` means the value
- * passes as it is; a Standard Schema answers with its own output `value` (defaults applied,
- * transforms run), which is what the tool then receives.
- */
+/** Checks a value against a tool's schema: a Standard Schema's answer carries its output `value`, which the tool then receives. */
 export type Check = (value: unknown) => Checked | Promise<Checked>
 
 /** A registered tool: its definition, the JSON Schema the model is shown, its checks, and who registered it. */
@@ -26,8 +19,6 @@ export interface RegisteredTool {
   readonly parameters: Record<string, unknown>
   readonly checkArgs: Check
   readonly checkOutput?: Check
-  /** `isConcurrencySafe` cannot see its arguments, so a call's mode is known before they exist. */
-  readonly ignoresArguments: boolean
   readonly plugin: string
 }
 
@@ -47,9 +38,8 @@ export class ToolRegistry {
   private readonly tools = new Map<string, RegisteredTool>()
   private readonly compiler: SchemaCompiler
 
-  /** `lazy`: compile JSON Schemas on first use instead of at `add` (kernel config `compileSchemas`). */
-  constructor(lazy = false) {
-    this.compiler = new SchemaCompiler(lazy)
+  constructor(compileSchema?: SchemaCompile) {
+    this.compiler = new SchemaCompiler(compileSchema)
   }
   private specCache?: readonly ToolSpec[]
 
@@ -102,8 +92,7 @@ export class ToolRegistry {
     const checkArgs = this.checkOf('parameters', d.parameters, params, label)
     const outputSchema = d.output?.schema
     const checkOutput = outputSchema === undefined ? undefined : this.checkOf('output.schema', outputSchema, outputSchema, label)
-    const ignores = typeof d.isConcurrencySafe === 'function' && ignoresArguments(d.isConcurrencySafe)
-    return { definition: definition as ToolDefinition, parameters: params, checkArgs, checkOutput, ignoresArguments: ignores, plugin }
+    return { definition: definition as ToolDefinition, parameters: params, checkArgs, checkOutput, plugin }
   }
 
   /** The JSON Schema of the parameters (converted from a Standard Schema); it must describe an object. */
@@ -123,7 +112,7 @@ export class ToolRegistry {
     return structuredClone(params)
   }
 
-  /** The check of one schema: the Standard Schema's own validation, or ajv, compiled once (now, or on first use). */
+  /** The check of one schema: the Standard Schema's own validation, or ajv's validator. */
   private checkOf(what: string, schema: unknown, json: object, label: string): Check {
     if (isStandardSchema(schema)) return (value) => checkStandard(schema, value, capLines)
     let validate: (value: unknown) => string[] | undefined

@@ -1,12 +1,11 @@
 /**
- * JSON Schema validation with ajv. A tool's schema is checked when it registers and compiled
- * once, when it first validates a value; the validator is kept with the tool (ajv's own cache
+ * JSON Schema validation with ajv. A tool's schema is compiled once, when it registers (or as
+ * the kernel config `compileSchema` says); the validator is kept with the tool (ajv's own cache
  * is keyed by object identity and never evicts). Errors render as a few short lines a model
  * can act on.
  */
 import { createRequire } from 'node:module'
 import type { Ajv, ErrorObject, ValidateFunction } from 'ajv'
-import { certainlyCompiles } from './schema-shape.js'
 
 type FormatsPlugin = (ajv: Ajv) => Ajv
 type AjvClass = new (options: object) => Ajv
@@ -42,55 +41,38 @@ export function capLines(lines: readonly string[]): string[] {
   return [...unique.slice(0, MAX_LINES), `...and ${unique.length - MAX_LINES} more`]
 }
 
+/**
+ * How a tool's JSON Schema becomes its validator at `register` (kernel config `compileSchema`).
+ * `schema` is the kernel's own copy; `compile` compiles it with ajv now and throws ajv's own
+ * message for an invalid schema. The default calls it at once; a process that only inspects a
+ * harness may defer it (the loader's `compileOnFirstUse`), but must still throw for a schema
+ * that would not compile.
+ */
+export type SchemaCompile = (schema: object, compile: (schema: object) => Validator) => Validator
+
+/** The default `compileSchema`: compiled at `register`, so no call pays for it. */
+export const compileAtOnce: SchemaCompile = (schema, compile) => compile(schema)
+
 /** One compiler per kernel instance: two harnesses in a process never share ajv state. */
 export class SchemaCompiler {
   private draft07?: Ajv
   private draft2020?: Ajv
 
-  /** `lazy`: `prepare` leaves the compile to the first validation (kernel config `compileSchemas: 'first-use'`). */
-  constructor(private readonly lazy = false) {}
+  constructor(private readonly how: SchemaCompile = compileAtOnce) {}
 
-  /**
-   * A validator of `schema`, made at registration: the schema is copied (later changes to the
-   * caller's object do not reach it) and compiled now — or, for a lazy compiler, checked without
-   * ajv (`schema-shape.ts`) and compiled on the validator's first call, so that registering a
-   * tool loads no ajv; a schema the check cannot vouch for is compiled now even then, so an
-   * invalid schema always throws ajv's own message at registration. Changes nothing else.
-   */
+  /** A validator of a copy of `schema` (later changes to the caller's object do not reach it). */
   prepare(schema: object): Validator {
-    let own: object
-    try {
-      own = structuredClone(schema)
-    } catch {
-      return this.compile(schema) // throws the same copy error, as a compile always has
-    }
-    if (!this.lazy || !certainlyCompiles(own)) return this.compile(own)
-    let validate: Validator | undefined
-    return (value) => (validate ??= this.compileChecked(own))(value)
+    return this.how(structuredClone(schema), (own) => this.compile(own))
   }
 
   /** Compiles `schema` now; throws ajv's own message when the schema itself is invalid. */
   compile(schema: object): Validator {
     const ajv = this.pick(schema)
-    const own = structuredClone(schema)
-    const validate: ValidateFunction = ajv.compile(own)
+    const validate: ValidateFunction = ajv.compile(schema)
     // The compiled function keeps what it needs; leaving the schema in ajv's cache would grow
     // it on every re-registration and refuse a schema whose `$id` was registered before.
-    ajv.removeSchema(own)
+    ajv.removeSchema(schema)
     return (value) => validate(value) ? undefined : renderErrors(validate.errors ?? [])
-  }
-
-  /**
-   * Compiles a schema the structural check vouched for. Should ajv still refuse it (a gap in
-   * the check), every value is answered with that reason instead of a throw in the pipeline.
-   */
-  private compileChecked(schema: object): Validator {
-    try {
-      return this.compile(schema)
-    } catch (error) {
-      const line = `the schema could not be compiled (${(error as Error).message}); the tool's author must fix it`
-      return () => [line]
-    }
   }
 
   private pick(schema: object): Ajv {

@@ -6,15 +6,15 @@
  */
 import { Context, Service } from 'cordis'
 import { Chains } from './chains.js'
-import { interceptListeners, pluginName, unproxied, untraced } from './cordis-internals.js'
+import { interceptListeners, pluginName, untraced } from './cordis-internals.js'
 import type { ChainEntry } from './compose.js'
 import type { ToolDefinition } from './define-tool.js'
 import type { HandOffHandler, HookName, OnionHooks, ResultObserver } from './hooks.js'
 import type { ToolSpec } from './model.js'
-import { modeOf, modeWithoutArguments } from './concurrency.js'
+import { parseArguments } from './json.js'
 import type { ApprovalPrompt, ApprovalService } from './approval.js'
 import { Pipeline, type Guard } from './pipeline.js'
-import { ToolRegistry } from './registry.js'
+import { ToolRegistry, type RegisteredTool } from './registry.js'
 import { DEFAULT_ABANDON_AFTER_MS, type KernelConfig } from './config.js'
 import { startupProblems, watchStartup, type StartupProblem } from './startup.js'
 import type { ExecuteOptions, ExecutionMode, ToolCall, ToolExecutionResult } from './types.js'
@@ -36,7 +36,6 @@ declare module 'cordis' {
 
 const CORE = Symbol('rein.tools.core')
 
-
 interface Core {
   registry: ToolRegistry
   chains: Chains
@@ -46,16 +45,13 @@ interface Core {
 
 export class ToolService extends Service {
   private readonly [CORE]: Core
-  /**
-   * How long after a caller's abort a call is given up on (kernel config `abandonAfterMs`); a
-   * caller that waits on something else for the same run (the agent, on its model) keeps to it too.
-   */
+  /** How long after a caller's abort a call is given up on (kernel config `abandonAfterMs`); the agent keeps its model to it too. */
   readonly abandonAfterMs: number
 
   constructor(ctx: Context, config: Partial<KernelConfig> = {}) {
     super(ctx, 'tools', true)
     this.abandonAfterMs = config.abandonAfterMs ?? DEFAULT_ABANDON_AFTER_MS
-    const registry = new ToolRegistry(config.compileSchemas === 'first-use')
+    const registry = new ToolRegistry(config.compileSchema)
     const chains = new Chains()
     const guards: ChainEntry<Guard>[] = []
     const logger = ctx.logger('tools')
@@ -95,9 +91,8 @@ export class ToolService extends Service {
   }
 
   /**
-   * Runs the whole pipeline for one call. Always resolves with exactly one result.
-   * (The call-path members are bound functions: safe to destructure, and they skip cordis'
-   * per-access tracing, which a hot loop should not pay for.)
+   * Runs the whole pipeline for one call. Always resolves with exactly one result. (The
+   * call-path members are bound functions, safe to read once and call many times.)
    */
   readonly execute = (call: ToolCall, options?: ExecuteOptions): Promise<ToolExecutionResult> =>
     this[CORE].pipeline.execute(call, options)
@@ -109,15 +104,24 @@ export class ToolService extends Service {
   readonly settle = (call: ToolCall, code: string, message: string, options?: ExecuteOptions): Promise<ToolExecutionResult> =>
     this[CORE].pipeline.settle(call, code, message, options)
 
-  /** 'parallel' only for a known tool, valid arguments, and `isConcurrencySafe(args) === true`. */
-  readonly executionMode = (call: ToolCall): ExecutionMode => modeOf(this[CORE].registry.get(call.name), call)
-
   /**
-   * The mode every call of tool `name` has, when it is known before the arguments exist (a
-   * scheduler asks for calls whose arguments wait for other results); undefined when it
-   * depends on them. Unknown tools and tools without `isConcurrencySafe` are exclusive.
+   * 'parallel' only for a known tool, valid arguments, and `isConcurrencySafe(args) === true`
+   * (DESIGN.md §3); anything else, a throw included, is 'exclusive': fail closed.
    */
-  readonly modeWithoutArguments = (name: string): ExecutionMode | undefined => modeWithoutArguments(this[CORE].registry.get(name))
+  readonly executionMode = (call: ToolCall): ExecutionMode => {
+    const tool: RegisteredTool | undefined = this[CORE].registry.get(call.name)
+    const safe = tool?.definition.isConcurrencySafe
+    if (!safe) return 'exclusive'
+    try {
+      const args = parseArguments(call.arguments)
+      const checked = tool.checkArgs(args)
+      // A schema that answers later cannot classify now.
+      if (checked instanceof Promise || !checked.ok) return 'exclusive'
+      return safe.call(tool.definition, 'value' in checked ? checked.value : args) === true ? 'parallel' : 'exclusive'
+    } catch {
+      return 'exclusive'
+    }
+  }
 
   /**
    * Checks arguments against a registered tool's schema, as a call would (for `rein check`'s
@@ -147,16 +151,4 @@ export class ToolService extends Service {
     const { chains, guards } = this[CORE]
     return (name === 'guards' ? guards : chains.list(name)).map((entry) => entry.plugin)
   }
-}
-
-/**
- * `ctx.tools` itself, not a cordis tracing proxy around it; undefined without the kernel. Each
- * read of `ctx.tools` (and of a member on it) builds fresh proxies, so a caller that makes many
- * calls, like the agent's scheduler, takes the service once. Its call-path members (`execute`,
- * `settle`, `executionMode`, `modeWithoutArguments`, `specs`, `get`) are functions bound to it,
- * the same ones for the kernel's whole life.
- */
-export function toolServiceOf(ctx: Context): ToolService | undefined {
-  const service = ctx.get('tools') as ToolService | undefined
-  return service === undefined || service === null ? undefined : unproxied(service)
 }

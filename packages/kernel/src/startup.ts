@@ -1,10 +1,8 @@
 /**
- * Fail closed on a plugin that did not start (DESIGN.md §6.1). A harness never runs tools
- * with less policy than it was given: while any plugin of the kernel's cordis app has failed
- * (its config was rejected, its `apply` threw, or a service it requires is missing), every
- * call settles `PIPELINE_FAILED` and no body runs. Disposing the plugin, or a successful
- * restart, lifts it. The scan walks cordis' registry only after a lifecycle event changed
- * something, so a call pays one boolean check.
+ * Fail closed on a plugin that did not start (DESIGN.md §6.1): while any plugin of the app has
+ * failed (config rejected, `apply` threw, a required service missing), every call settles
+ * `PIPELINE_FAILED`. The registry is scanned only after a lifecycle event, so a call pays one
+ * boolean check.
  */
 import type { Context, EffectScope } from 'cordis'
 import { onLifecycleChange, pluginRuntimes, scopeFacts } from './cordis-internals.js'
@@ -66,11 +64,7 @@ export function closedMessage(problems: readonly StartupProblem[]): string {
     .join('\n')
 }
 
-/**
- * Keeps the app's startup problems current for the kernel: marks them stale on every cordis
- * lifecycle event (a scope's status, a fork or runtime coming or going, a service changing)
- * and rescans lazily. Returns the current problems (an empty, shared array when none).
- */
+/** The app's current startup problems, rescanned only after a cordis lifecycle event. */
 export function watchStartup(ctx: Context): () => readonly StartupProblem[] {
   let stale = true
   let problems: readonly StartupProblem[] = NONE
@@ -90,10 +84,5 @@ const NONE: readonly StartupProblem[] = Object.freeze([])
 /** A one-line reason from anything a failed start left behind; never throws. */
 function reasonOf(error: unknown): string {
   if (error === undefined || error === null) return 'its config was rejected'
-  return firstLine(messageOf(error))
-}
-
-function firstLine(text: string): string {
-  const line = text.split('\n', 1)[0]!.trim()
-  return line || 'no reason given'
+  return messageOf(error).split('\n', 1)[0]!.trim() || 'no reason given'
 }

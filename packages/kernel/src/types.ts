@@ -90,6 +90,12 @@ export interface ToolExec {
   readonly session?: SessionRef
   /** Scratch space for plugins to pass facts about this call to observers (copied to `result.meta`). */
   readonly meta: Record<string, Json>
+  /**
+   * What `tools/pre-execute` decided, as the kernel acted on it (`ask` stays `ask` whatever the
+   * approval answered); undefined before, and for a call that never got there (an unknown
+   * tool, bad arguments, a call the scheduler settled). For observers, such as an audit log.
+   */
+  readonly decision?: PreToolDecision['kind']
 }
 
 /** Names the session a call belongs to (DESIGN.md §7.1): a file store's path as given, a database's id. */

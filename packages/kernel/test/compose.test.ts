@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { compose, Invalid, PipelineError } from '../src/index.js'
+import { compose, Invalid, PipelineError } from '../src/compose.js'
 
 type H = (log: string[], next: () => Promise<string>) => Promise<string>
 const entry = (plugin: string, handler: H) => ({ handler, owner: undefined, plugin })

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { TOOL_DENIED, preExecuteDecisionOf, type ApprovalService } from '../src/index.js'
+import { TOOL_DENIED, type ApprovalService } from '../src/index.js'
 import { call, code, echoTool, firstText, makeKernel, plug } from './helpers.js'
 
 describe('decisions', () => {
@@ -141,7 +141,7 @@ describe('decisions', () => {
   })
 })
 
-describe('preExecuteDecisionOf', () => {
+describe('exec.decision', () => {
   it('tells observers the decision the kernel acted on, and nothing for a call that never reached pre-execute', async () => {
     const ctx = await makeKernel()
     await plug(ctx, 'policy', (ctx) => {
@@ -151,14 +151,13 @@ describe('preExecuteDecisionOf', () => {
       })
     })
     const seen: [string, string | undefined][] = []
-    await plug(ctx, 'observer', (ctx) => { ctx.on('tools/result', (exec) => { seen.push([exec.id, preExecuteDecisionOf(exec)]) }) })
+    await plug(ctx, 'observer', (ctx) => { ctx.on('tools/result', (exec) => { seen.push([exec.id, exec.decision]) }) })
     ctx.tools.register(echoTool())
     for (const text of ['go', 'deny', 'ask']) await ctx.tools.execute(call({ text }, 'echo', text))
     await ctx.tools.execute(call({}, 'missing', 'unknown'))
     await ctx.tools.execute(call({ text: 1 }, 'echo', 'invalid'))
     await ctx.tools.settle(call({ text: 'x' }, 'echo', 'settled'), TOOL_DENIED, 'by the scheduler')
     expect(seen).toEqual([['go', 'allow'], ['deny', 'deny'], ['ask', 'ask'], ['unknown', undefined], ['invalid', undefined], ['settled', undefined]])
-    expect(preExecuteDecisionOf({} as never)).toBeUndefined()
     await ctx.stop()
   })
 })

@@ -13,6 +13,7 @@ import { Context, type EffectScope, type ForkScope } from 'cordis'
 import * as kernel from '@rein/kernel'
 import { missingServicesOf, startupProblemOf, startupProblems, type Provider, type StartupProblem } from '@rein/kernel'
 import type { Agent, SessionStore } from '@rein/agent'
+import { compileOnFirstUse } from './schema-shape.js'
 import { importAgentModule, lazyAgent, type AgentForOptions, type AgentPlan } from './agent.js'
 import type { EntryConfig } from './config.js'
 import { ConfigError, ConfigErrors, formatLocation, LoaderCodes, ValueProblem, type LoaderCode, type Location } from './errors.js'
@@ -159,7 +160,7 @@ async function applyEntries(plans: readonly EntryPlan[], inspectOnly: boolean) {
   try {
     // A harness only inspected (`rein chains`, `rein check`) runs no call: its schemas are
     // checked at register but left for ajv to compile on first use, so ajv is never loaded.
-    ctx.plugin(kernel, inspectOnly ? { compileSchemas: 'first-use' } : {})
+    ctx.plugin(kernel, inspectOnly ? { compileSchema: compileOnFirstUse } : {})
     await ctx.start()
     const reported = new Set<EffectScope>()
     for (const item of prepared) {

@@ -1,6 +1,6 @@
 /**
  * Wires the audit log into the kernel: one `tools/result` observer that appends a line per
- * finished call, with the pre-execute decision the kernel acted on (`preExecuteDecisionOf`),
+ * finished call, with the pre-execute decision the kernel acted on (`exec.decision`),
  * and one `tools/hand-off` hold that keeps each result from its caller until its line is
  * written. It registers no handler in any onion, so it cannot change or block a call; a
  * failure to write is reported once, and never withholds or reaches a result. The file is
@@ -9,7 +9,6 @@
  */
 import { resolve } from 'node:path'
 import type { Context } from 'cordis'
-import { preExecuteDecisionOf } from '@rein/kernel'
 import type { AuditConfig } from './config.js'
 import { auditRecord, isoClock } from './record.js'
 import { createRedactor, userPattern } from './redact.js'
@@ -33,7 +32,7 @@ export function apply(ctx: Context, config: AuditConfig) {
   ctx.on('tools/result', (exec, result) => {
     let line: string
     try {
-      line = JSON.stringify(auditRecord(exec, result, preExecuteDecisionOf(exec), {
+      line = JSON.stringify(auditRecord(exec, result, exec.decision, {
         redact, maxStringLength: config.maxStringLength, now: Date.now(), iso: clock,
       }))
     } catch (error) {

@@ -1,6 +1,7 @@
 /**
- * A cheap structural check of a JSON Schema, run when a tool registers so that ajv need not
- * load until the schema is first used. It answers one question: is this schema *certainly*
+ * The kernel's `compileSchema` for a harness the loader only inspects (`rein chains`, `rein
+ * check`): a schema is compiled on first use, so ajv never loads, after a cheap structural
+ * check at `register` that ajv will accept it. It answers one question: is this schema *certainly*
  * accepted by ajv (its meta-schema, draft-07 or 2020-12, and its compile-time rules, with
  * `strict: false` and ajv-formats)? Everything it cannot vouch for — an unfamiliar keyword
  * ajv knows, a `$ref` that is not a local JSON pointer, an `$id`, a value it is unsure of —
@@ -8,6 +9,28 @@
  * still fails at registration with ajv's own message. It never loads anything and changes
  * nothing; `true` is a promise that `ajv.compile` will not throw.
  */
+
+import type { SchemaCompile, Validator } from '@rein/kernel'
+
+/**
+ * Defers the compile of a schema the structural check vouches for to its first use; compiles
+ * any other one now, so an invalid schema still throws ajv's own message at `register`.
+ */
+export const compileOnFirstUse: SchemaCompile = (schema, compile) => {
+  if (!certainlyCompiles(schema)) return compile(schema)
+  let validate: Validator | undefined
+  return (value) => (validate ??= compileChecked(schema, compile))(value)
+}
+
+/** Should ajv still refuse a schema the check vouched for (a gap in it), every value says so. */
+function compileChecked(schema: object, compile: (schema: object) => Validator): Validator {
+  try {
+    return compile(schema)
+  } catch (error) {
+    const line = `the schema could not be compiled (${(error as Error).message}); the tool's author must fix it`
+    return () => [line]
+  }
+}
 
 /** The `$schema` values the kernel's two ajv instances know (ajv strips a trailing `#`). */
 const DIALECTS = new Set([
@@ -62,7 +85,7 @@ class Unsure extends Error {}
 
 /** Whether ajv will certainly compile `schema` (a structured clone: plain JSON data). */
 export function certainlyCompiles(schema: unknown): boolean {
-  // A boolean schema is left to `SchemaCompiler.compile` too, which refuses one at the root.
+  // A boolean schema is left to ajv too, which the kernel refuses at the root.
   if (!isPlainObject(schema)) return false
   const dialect = schema.$schema
   if (dialect !== undefined && !(typeof dialect === 'string' && DIALECTS.has(dialect))) return false

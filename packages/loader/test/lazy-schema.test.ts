@@ -1,35 +1,51 @@
 /**
- * With `compileSchemas: 'first-use'` (what the loader asks for a harness it only inspects), a
+ * With `compileOnFirstUse` (what the loader gives the kernel for a harness it only inspects), a
  * tool's JSON Schemas are checked when it registers and compiled by ajv once, on first use:
  * registering loads no ajv, a bad schema still fails at `register`, and each schema is
  * compiled exactly once however many calls validate against it. By default they compile at
  * `register`, so the first call is as fast as any other.
  */
-import { afterEach, describe, expect, it, vi } from 'vitest'
-import { ToolDefinitionError } from '../src/index.js'
-import { SchemaCompiler } from '../src/schema.js'
-import { call, code, echoTool, makeKernel } from './helpers.js'
+import { Context } from 'cordis'
+import { describe, expect, it } from 'vitest'
+import * as kernel from '@rein/kernel'
+import { defineTool, ToolDefinitionError, type SchemaCompile, type ToolDefinition, type ToolExecutionResult } from '@rein/kernel'
+import { compileOnFirstUse } from '../src/schema-shape.js'
 
-afterEach(() => { vi.restoreAllMocks() })
+/** A started kernel whose schemas go through `how`, and how many times ajv compiled one. */
+async function kernelWith(how: SchemaCompile = compileOnFirstUse) {
+  const compiled = { count: 0 }
+  const ctx = new Context()
+  ctx.plugin(kernel, { compileSchema: (schema, compile) => how(schema, (own) => { compiled.count++; return compile(own) }) })
+  await ctx.start()
+  return { ctx, compiled }
+}
 
-const LAZY = { compileSchemas: 'first-use' } as const
+const echoTool = (overrides: Partial<ToolDefinition> = {}) => defineTool({
+  name: 'echo',
+  description: 'Echo the text back.',
+  parameters: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] },
+  output: { schema: { type: 'string' } },
+  execute: (args: { text: string }) => args.text,
+  ...overrides,
+})
+const call = (args: unknown) => ({ id: 'call_1', name: 'echo', arguments: args })
+const code = (result: ToolExecutionResult) => result.isError ? result.error.info?.code : 'OK'
 
 describe('schemas compiled on first use', () => {
   it('registering compiles nothing; the first call compiles each schema once; later calls reuse them', async () => {
-    const compile = vi.spyOn(SchemaCompiler.prototype, 'compile')
-    const ctx = await makeKernel(LAZY)
+    const { ctx, compiled } = await kernelWith()
     ctx.tools.register(echoTool())
     expect(ctx.tools.specs().map((s) => s.name)).toEqual(['echo'])
-    expect(compile).not.toHaveBeenCalled()
+    expect(compiled.count).toBe(0)
     expect(code(await ctx.tools.execute(call({ text: 'a' })))).toBe('OK')
-    expect(compile).toHaveBeenCalledTimes(2) // the parameters, then the output schema
+    expect(compiled.count).toBe(2) // the parameters, then the output schema
     expect(code(await ctx.tools.execute(call({ text: 'b' })))).toBe('OK')
     expect(code(await ctx.tools.execute(call({ text: 3 })))).toBe('INVALID_ARGS')
-    expect(compile).toHaveBeenCalledTimes(2)
+    expect(compiled.count).toBe(2)
   })
 
   it('an invalid schema still fails at register, with ajv\'s own reason, before any call', async () => {
-    const ctx = await makeKernel(LAZY)
+    const { ctx } = await kernelWith()
     const cases: [Record<string, unknown>, RegExp][] = [
       [{ type: 'object', properties: { n: { type: 'intgr' } } }, /must be equal to one of the allowed values/],
       [{ type: 'object', properties: { s: { type: 'string', pattern: '(' } } }, /Invalid regular expression/],
@@ -50,18 +66,17 @@ describe('schemas compiled on first use', () => {
   })
 
   it('a valid schema the check cannot vouch for is compiled at register, and works', async () => {
-    const compile = vi.spyOn(SchemaCompiler.prototype, 'compile')
-    const ctx = await makeKernel(LAZY)
+    const { ctx, compiled } = await kernelWith()
     const nullable = { type: 'string', nullable: true }
     ctx.tools.register(echoTool({ parameters: { type: 'object', properties: { text: nullable }, required: ['text'] }, output: { schema: nullable } }))
-    expect(compile).toHaveBeenCalledTimes(2)
+    expect(compiled.count).toBe(2)
     expect(code(await ctx.tools.execute(call({ text: null })))).toBe('OK')
     expect(code(await ctx.tools.execute(call({ text: 1 })))).toBe('INVALID_ARGS')
-    expect(compile).toHaveBeenCalledTimes(2)
+    expect(compiled.count).toBe(2)
   })
 
   it('validates against the schema as it was registered, not as the caller changes it later', async () => {
-    const ctx = await makeKernel(LAZY)
+    const { ctx } = await kernelWith()
     const output = { schema: { type: 'string' } as Record<string, unknown> }
     ctx.tools.register(echoTool({ output }))
     output.schema.type = 'number'
@@ -69,36 +84,30 @@ describe('schemas compiled on first use', () => {
   })
 
   it('rein check\'s path (checkArguments) compiles on first use too', async () => {
-    const compile = vi.spyOn(SchemaCompiler.prototype, 'compile')
-    const ctx = await makeKernel(LAZY)
+    const { ctx, compiled } = await kernelWith()
     ctx.tools.register(echoTool())
     expect(ctx.tools.checkArguments('echo', { text: 1 })).toEqual(['/text: must be string'])
     expect(ctx.tools.checkArguments('echo', { text: 'x' })).toBeUndefined()
-    expect(compile).toHaveBeenCalledTimes(1)
+    expect(compiled.count).toBe(1)
   })
 })
 
-describe('SchemaCompiler.prepare', () => {
-  it('loads and compiles nothing until the validator is first called', () => {
-    const compiler = new SchemaCompiler(true)
-    const compile = vi.spyOn(compiler, 'compile')
-    const validate = compiler.prepare({ type: 'object', properties: { n: { type: 'integer' } } })
-    expect(compile).not.toHaveBeenCalled()
-    expect(validate({ n: 1.5 })).toEqual(['/n: must be integer'])
-    expect(validate({ n: 2 })).toBeUndefined()
-    expect(compile).toHaveBeenCalledTimes(1)
+describe('compileOnFirstUse', () => {
+  it('a schema ajv refuses after the check vouched for it answers every value with the reason', () => {
+    const validate = compileOnFirstUse({ type: 'object' }, () => { throw new Error('a gap in the check') })
+    expect(validate({})).toEqual(["the schema could not be compiled (a gap in the check); the tool's author must fix it"])
   })
 
-  it('throws at once, as compile does, for a schema that cannot even be copied', () => {
-    expect(() => new SchemaCompiler().prepare({ type: 'object', default: () => 1 })).toThrow(/could not be cloned/)
+  it('throws at register for a schema that cannot even be copied', async () => {
+    const { ctx } = await kernelWith()
+    expect(() => ctx.tools.register(echoTool({ parameters: { type: 'object', default: () => 1 } }))).toThrow(/could not be cloned/)
   })
 
-  it('by default compile at register, so no call pays for it', async () => {
-    const compile = vi.spyOn(SchemaCompiler.prototype, 'compile')
-    const ctx = await makeKernel()
+  it('by default the kernel compiles at register, so no call pays for it', async () => {
+    const { ctx, compiled } = await kernelWith((schema, compile) => compile(schema))
     ctx.tools.register(echoTool())
-    expect(compile).toHaveBeenCalledTimes(2)
+    expect(compiled.count).toBe(2)
     expect(code(await ctx.tools.execute(call({ text: 'a' })))).toBe('OK')
-    expect(compile).toHaveBeenCalledTimes(2)
+    expect(compiled.count).toBe(2)
   })
 })

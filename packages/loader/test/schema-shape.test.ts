@@ -1,18 +1,29 @@
 /**
  * The structural check that lets a schema compile on first use (`schema-shape.ts`) must never
  * vouch for a schema ajv refuses: every schema it passes is compiled here by the kernel's own
- * `SchemaCompiler`, from a corpus of tricky cases and from random schemas. The other way round
+ * ajv compile, from a corpus of tricky cases and from random schemas. The other way round
  * (refusing one ajv accepts) only costs time: such a schema is compiled at registration.
  */
 import { createRequire } from 'node:module'
+import { Context } from 'cordis'
 import fc from 'fast-check'
-import { describe, expect, it } from 'vitest'
-import { SchemaCompiler } from '../src/schema.js'
+import { beforeAll, describe, expect, it } from 'vitest'
+import * as kernel from '@rein/kernel'
+import { defineTool, type Validator } from '@rein/kernel'
 import { certainlyCompiles, KEYWORDS, KNOWN_FORMATS } from '../src/schema-shape.js'
+
+/** The kernel's own ajv compile, as it hands it to `compileSchema`. */
+let kernelCompile: (schema: object) => Validator
+beforeAll(async () => {
+  const ctx = new Context()
+  ctx.plugin(kernel, { compileSchema: (schema, compile) => (kernelCompile = compile)(schema) })
+  await ctx.start()
+  ctx.tools.register(defineTool({ name: 't', description: '', parameters: { type: 'object' }, execute: () => null }))
+})
 
 const compiles = (schema: object): boolean => {
   try {
-    new SchemaCompiler().compile(schema)
+    kernelCompile(structuredClone(schema))
     return true
   } catch {
     return false
@@ -47,12 +58,13 @@ const INVALID: object[] = [
   { $id: 'x', definitions: { a: { $id: 'x' } } }, { $ref: 'https://example.com/nowhere.json' }, { $schema: D2020, $dynamicRef: 'nope' },
   { $schema: D2020, dependentRequired: { a: [1] } }, { $schema: D2020, minContains: -1, contains: {} },
   { type: 'object', 'x-meta': { nested: { $anchor: '^not an anchor' } } }, { 'x-a': { $id: '#same' }, 'x-b': { $id: '#same', type: 'string' } },
-  true, // SchemaCompiler refuses a boolean schema at the root (ajv cannot remove it from its cache)
+  true, // the kernel refuses a boolean schema at the root (ajv cannot remove it from its cache)
 ] as unknown as object[]
 
 describe('the structural schema check', () => {
   it('knows every keyword ajv knows, in both dialects (the rest ajv ignores under strict: false)', () => {
-    const require = createRequire(import.meta.url)
+    // ajv as the kernel loads it (the loader does not depend on ajv itself).
+    const require = createRequire(createRequire(import.meta.url).resolve('@rein/kernel'))
     const { Ajv } = require('ajv') as { Ajv: new (o: object) => { RULES: { all: Record<string, unknown> } } }
     const { Ajv2020 } = require('ajv/dist/2020.js') as { Ajv2020: new (o: object) => { RULES: { all: Record<string, unknown> } } }
     for (const ajv of [new Ajv({ strict: false }), new Ajv2020({ strict: false })]) {

@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { defineTool } from '../src/index.js'
-import { ignoresArguments } from '../src/concurrency.js'
-import { makeKernel } from './helpers.js'
+import { defineTool } from '@rein/kernel'
+import { ignoresArguments, modeWithoutArguments } from '../src/tool-access.js'
 
 describe('knowing a call\'s mode before its arguments exist', () => {
   it.each<[string, Function, boolean]>([
@@ -17,17 +16,12 @@ describe('knowing a call\'s mode before its arguments exist', () => {
     expect(ignoresArguments(fn)).toBe(expected)
   })
 
-  it('answers for tools whose check cannot see the arguments, and fails closed otherwise', async () => {
-    const ctx = await makeKernel()
+  it('answers for tools whose check cannot see the arguments, and fails closed otherwise', () => {
     const tool = (name: string, isConcurrencySafe?: (args: any) => boolean) =>
-      ctx.tools.register(defineTool({ name, description: name, parameters: { type: 'object' }, isConcurrencySafe, execute: () => 'x' }))
-    tool('reads', () => true)
-    tool('writes', () => false)
-    tool('depends', (args) => args.safe === true)
-    tool('plain')
-    tool('throws', () => { throw new Error('no') })
-    expect(['reads', 'writes', 'depends', 'plain', 'throws', 'unknown'].map((name) => ctx.tools.modeWithoutArguments(name)))
+      defineTool({ name, description: name, parameters: { type: 'object' }, isConcurrencySafe, execute: () => 'x' })
+    const tools = [tool('reads', () => true), tool('writes', () => false), tool('depends', (args) => args.safe === true),
+      tool('plain'), tool('throws', () => { throw new Error('no') }), undefined]
+    expect(tools.map((t) => modeWithoutArguments(t)))
       .toEqual(['parallel', 'exclusive', undefined, 'exclusive', 'exclusive', 'exclusive'])
-    await ctx.stop()
   })
 })

@@ -1,0 +1,25 @@
+/**
+ * A cordis event bus read without tracing: whether a name has listeners, and emitting to them.
+ * The agent emits several events per tool call; a cordis dispatch costs tens of microseconds
+ * even with no listener, so it builds an event only when someone listens. cordis has no public
+ * way to ask, so this reads its lifecycle's `_hooks` table (updated in place), the one place
+ * the agent relies on cordis beyond its documented API; `test/event-bus.test.ts` pins it.
+ */
+import type { Context } from 'cordis'
+
+export interface EventBus {
+  /** Whether emitting `name` now would reach a listener (`internal/event` watchers count too). */
+  listens(name: string): boolean
+  /** Emits `name` to cordis listeners (cordis stops at the first one that throws; that throw is rethrown). */
+  emit(name: string, ...args: unknown[]): void
+}
+
+/** `ctx`'s event bus, looked up once. */
+export function eventBus(ctx: Context): EventBus {
+  const lifecycle = ctx.lifecycle
+  const hooks = (lifecycle as unknown as { _hooks: Record<string, unknown[] | undefined> })._hooks
+  return {
+    listens: (name) => (hooks[name]?.length ?? 0) > 0 || (hooks['internal/event']?.length ?? 0) > 0,
+    emit: (name, ...args) => (lifecycle.emit as (name: string, ...args: unknown[]) => void)(name, ...args),
+  }
+}
