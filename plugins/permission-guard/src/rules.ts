@@ -24,7 +24,7 @@
  * a command in focus standing for its line when the line is otherwise plain.
  */
 export { PolicyError } from './matchers.js'
-import type { Glob } from './glob.js'
+import type { Glob } from '@rein/shell-reader'
 import {
   compileGlobAt, compileMatcher, createShellReader, describeMatcher, describeValue, isPlainObject, PolicyError, testMatcher,
   type Matcher, type MatcherConfig, type ShellLine, type ShellReader,

@@ -6,7 +6,7 @@ import * as guard from '../src/index.js'
 import { parseBash, readCommandLine } from '../src/index.js'
 import type { PermissionGuardInput } from '../src/index.js'
 import { harness, messageOf, outcome } from './helpers.js'
-import { CORPUS } from './shell-corpus.js'
+import { CORPUS } from '@rein/shell-reader'
 
 async function guarded(config: PermissionGuardInput) {
   const h = await harness()

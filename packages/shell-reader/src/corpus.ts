@@ -11,7 +11,7 @@
 export interface Spelling {
   line: string
   reads: string[] | 'unparseable'
-  /** Real bash deletes the file `x` when it runs this line (`test/shell/bash.test.ts` checks). */
+  /** Real bash deletes the file `x` when it runs this line (`test/bash.test.ts` checks). */
   runs?: true
 }
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { readCommandLine } from '../../src/shell/read.js'
-import { parseBash } from '../../src/shell/parser.js'
+import { readCommandLine } from '../src/read.js'
+import { parseBash } from '../src/parser.js'
 
 /** The commands a line reads as, `?` before a name known only at run time, `=` when it assigns. */
 function reads(line: string): string[] {
