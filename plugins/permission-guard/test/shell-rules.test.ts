@@ -111,5 +111,6 @@ describe('shell rules on a real kernel', () => {
       expect(readCommandLine(text, parseBash)).toMatchObject({ ok: true })
       expect(await bash(text)).toBe(TOOL_DENIED)
     }), { numRuns: 300 })
-  })
+    // 300 lines through a real kernel take about 18 s on a loaded 2-core machine.
+  }, 60_000)
 })
