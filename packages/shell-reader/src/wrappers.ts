@@ -81,6 +81,9 @@ export function wrapped(name: string, words: readonly Word[], feed: Feed): Wrapp
     case 'capsh': return capsh(words)
     case 'runcon': return runcon(words)
     case 'schedtool': return schedtool(words)
+    // GNU parallel builds commands from its arguments, `:::` lists and standard input.
+    case 'parallel':
+    case 'sem': return [UNKNOWN]
     case 'eval': return words.length > 1 ? [{ kind: 'script', words: words.slice(1) }] : []
     case 'trap': return trap(words)
     case 'su': return su(words)
