@@ -52,7 +52,6 @@ export const LAUNCHERS: Record<string, Launcher> = {
   ifne: { options: { flags: 'n' } },
   ionice: { options: { flags: 't', values: 'cnpPu', longFlags: ['ignore'], longValues: ['class', 'classdata', 'pid', 'pgid', 'uid'] } },
   ltrace: { options: { flags: 'bcCfhiLrStTV', values: 'aADelnopsuwxFE', longFlags: ['demangle', 'no-signals', 'no-plt'], longValues: ['align', 'indent', 'library', 'output'] } },
-  newgrp: { options: { flags: 'l', dash: true }, shell: true },
   nice: { options: { values: 'n', longValues: ['adjustment'], numeric: true } },
   nohup: { options: {} },
   nsenter: {

@@ -200,7 +200,7 @@ describe('wrappers', () => {
   })
 
   it('reads a wrapper that starts a shell when it is given no command as a shell reading standard input', () => {
-    for (const line of ['unshare -r', 'nsenter -t 1 -a', 'chroot /jail', 'setarch x86_64', 'linux64', 'fakeroot', 'firejail --private', 'newgrp -',
+    for (const line of ['unshare -r', 'nsenter -t 1 -a', 'chroot /jail', 'setarch x86_64', 'linux64', 'fakeroot', 'firejail --private', 'newgrp -', 'newgrp wheel', 'newgrp - wheel',
       'pkexec', 'sudo -s', 'sudo --login', 'doas -s', 'su', 'su - root', 'script -q /dev/null', 'sg users', 'systemd-run --shell']) {
       expect([line, reads(`${line} <<< 'rm x'`).at(-1)]).toEqual([line, 'rm x'])
       expect([line, reads(`echo 'rm x' | ${line}`).at(-1)]).toEqual([line, `?${line}`])
