@@ -51,7 +51,7 @@ export const LAUNCHERS: Record<string, Launcher> = {
   firejail: { options: { longAny: true }, shell: true },
   ifne: { options: { flags: 'n' } },
   ionice: { options: { flags: 't', values: 'cnpPu', longFlags: ['ignore'], longValues: ['class', 'classdata', 'pid', 'pgid', 'uid'] } },
-  ltrace: { options: { flags: 'bcCfhiLrStTV', values: 'aADelnopsuwxFE', longFlags: ['demangle', 'no-signals', 'no-plt'], longValues: ['align', 'indent', 'library', 'output'] } },
+  ltrace: { options: { flags: 'bcCfghiLrStTV', values: 'aADelnopsuwxF', longFlags: ['demangle', 'no-signals', 'no-plt'], longValues: ['align', 'indent', 'library', 'output'] } },
   nice: { options: { values: 'n', longValues: ['adjustment'], numeric: true } },
   nohup: { options: {} },
   nsenter: {
