@@ -13,10 +13,8 @@ export { name, inject, createPermissionGuard, applyGuard, type ApprovalPrompt, t
 export { Config, type PermissionGuardInput } from './config.js'
 export { compilePolicy, describeRule } from './rules.js'
 export { argumentText, PolicyError, type MatcherConfig } from './matchers.js'
-export { readCommandLine, type Reading, type ShellCommand } from './shell/read.js'
-export { parseBash } from './shell/parser.js'
+export { readCommandLine, parseBash, compileGlob, GlobError, type Reading, type ShellCommand } from '@rein/shell-reader'
 export type { Action, RuleConfig, PermissionGuardConfig, Policy, Verdict } from './rules.js'
-export { compileGlob, GlobError } from './glob.js'
 export { toolPolicyView, type ToolPolicyView } from './unconditional.js'
 export { createApproval, type Ask, type ApprovalAnswer, type ApprovalRequest, type ApprovalOptions } from './approval.js'
 

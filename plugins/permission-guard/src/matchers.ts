@@ -10,9 +10,7 @@
  * command names, output redirections and assignments count for the whole line, whichever
  * command is in focus.
  */
-import { compileGlob, GlobError, type Glob } from './glob.js'
-import { readCommandLine, type Reading, type ShellCommand } from './shell/read.js'
-import { parseBash } from './shell/parser.js'
+import { compileGlob, GlobError, parseBash, readCommandLine, type Glob, type Reading, type ShellCommand } from '@rein/shell-reader'
 
 /** A matcher as written in the config. */
 export type MatcherConfig = string | { shell: string }

@@ -10,7 +10,7 @@
  * Provided as the cordis service `ctx.toolPolicy` (a plain object a host reads by name, so it
  * need not import this plugin): `ctx.toolPolicy.unconditionalDeny(name)`.
  */
-import { compileGlob, type Glob } from './glob.js'
+import { compileGlob, type Glob } from '@rein/shell-reader'
 import { describeRule, type PermissionGuardConfig, type RuleConfig } from './rules.js'
 
 /** What a host may ask a policy about a tool, without arguments. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { parseBash } from '../../src/shell/parser.js'
-import { staticText, wordText, type ParseResult, type SimpleCommand } from '../../src/shell/syntax.js'
+import { parseBash } from '../src/parser.js'
+import { staticText, wordText, type ParseResult, type SimpleCommand } from '../src/syntax.js'
 
 /** Each command's words as text, and the text of its standard input if it has one. */
 function commands(result: ParseResult) {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
-import { readCommandLine, MAX_DEPTH, MAX_LENGTH, MAX_WRAPPERS, type Reading } from '../../src/shell/read.js'
-import { MAX_NODES, parseBash } from '../../src/shell/parser.js'
-import { CORPUS } from '../shell-corpus.js'
+import { readCommandLine, MAX_DEPTH, MAX_LENGTH, MAX_WRAPPERS, type Reading } from '../src/read.js'
+import { MAX_NODES, parseBash } from '../src/parser.js'
+import { CORPUS } from '../src/corpus.js'
 
 /** A reading as the corpus writes it: one string per command, `?` before an unknown name, `=` when it assigns. */
 function shown(line: string): string[] | 'unparseable' {

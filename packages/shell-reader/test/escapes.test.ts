@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { ansiC, doubleQuoted, unquotedParts } from '../../src/shell/escapes.js'
+import { ansiC, doubleQuoted, unquotedParts } from '../src/escapes.js'
 
 describe('escapes', () => {
   it('makes an escaped character quoted text, so it cannot act as a glob', () => {

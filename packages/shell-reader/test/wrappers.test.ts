@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { readCommandLine } from '../../src/shell/read.js'
-import { parseBash } from '../../src/shell/parser.js'
+import { readCommandLine } from '../src/read.js'
+import { parseBash } from '../src/parser.js'
 
 /** The commands a line reads as, `?` before a name known only at run time, `=` when it assigns. */
 function reads(line: string): string[] {
@@ -191,10 +191,16 @@ describe('wrappers', () => {
     runs("sg users -c 'rm x'")
     runs("sg users 'rm x'")
     runs('sudo chrt -f 1 taskset 1 nice rm x')
+    runs('eatmydata rm x')
+    runs('chronic -e rm x')
+    runs('ifne -n rm x')
+    runs('unbuffer -p rm x')
+    runs('proxychains4 -q -f p.conf rm x')
+    runs('torsocks -i -P 9050 rm x')
   })
 
   it('reads a wrapper that starts a shell when it is given no command as a shell reading standard input', () => {
-    for (const line of ['unshare -r', 'nsenter -t 1 -a', 'chroot /jail', 'setarch x86_64', 'linux64', 'fakeroot', 'firejail --private', 'newgrp -',
+    for (const line of ['unshare -r', 'nsenter -t 1 -a', 'chroot /jail', 'setarch x86_64', 'linux64', 'fakeroot', 'firejail --private', 'newgrp -', 'newgrp wheel', 'newgrp - wheel',
       'pkexec', 'sudo -s', 'sudo --login', 'doas -s', 'su', 'su - root', 'script -q /dev/null', 'sg users', 'systemd-run --shell']) {
       expect([line, reads(`${line} <<< 'rm x'`).at(-1)]).toEqual([line, 'rm x'])
       expect([line, reads(`echo 'rm x' | ${line}`).at(-1)]).toEqual([line, `?${line}`])
@@ -208,7 +214,7 @@ describe('wrappers', () => {
     for (const line of ['taskset -z 1 rm x', 'chrt --bogus 0 rm x', 'flock -c "rm x" lk', 'prlimit --nofile=$N rm x', 'setpriv -x rm x',
       'unshare --bogus rm x', 'nsenter -t $PID rm x', 'script -Z -c "rm x"', 'script -c "$CMD"', 'setarch $ARCH rm x', 'sg $G "rm x"',
       'capsh --shell=/bin/rm -- x', 'capsh -x', 'runcon $CTX rm x', 'schedtool -Q -e rm x', 'firejail -c rm x', 'valgrind -x rm x',
-      'strace --bogus rm x', 'ionice -x rm x', 'choom -n $N rm x']) {
+      'strace --bogus rm x', 'ionice -x rm x', 'choom -n $N rm x', 'parallel rm ::: x', 'echo rm x | parallel']) {
       expect([line, reads(line).some((c) => c.startsWith('?'))]).toEqual([line, true])
     }
   })

@@ -1,7 +1,7 @@
 /** `assigns`: a command run with variables set on the line, and statements of assignments only. */
 import { describe, expect, it } from 'vitest'
-import { parseBash } from '../../src/shell/parser.js'
-import { readCommandLine, type ShellCommand } from '../../src/shell/read.js'
+import { parseBash } from '../src/parser.js'
+import { readCommandLine, type ShellCommand } from '../src/read.js'
 
 function commands(line: string): ShellCommand[] {
   const reading = readCommandLine(line, parseBash)

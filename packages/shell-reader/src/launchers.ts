@@ -27,6 +27,7 @@ export const LAUNCHERS: Record<string, Launcher> = {
   builtin: { options: {} },
   busybox: { options: {} },
   cgexec: { options: { flags: 'h', values: 'g', longFlags: ['sticky'] } },
+  chronic: { options: { flags: 'ev' } },
   choom: { options: { values: 'np', longValues: ['adjust', 'pid'] } },
   chroot: { options: { longFlags: ['skip-chdir'], longValues: ['userspec', 'groups'], operands: 1 }, shell: true },
   // The priority may be left out for policies that take none, in newer versions.
@@ -41,15 +42,16 @@ export const LAUNCHERS: Record<string, Launcher> = {
   },
   command: { options: { flags: 'pvV' } },
   'dbus-run-session': { options: { longValues: ['dbus-daemon', 'config-file'] } },
+  eatmydata: { options: {} },
   doas: { options: { flags: 'nSs', values: 'Cu' }, shell: ['-s'] },
   env: { options: { flags: 'i0v', values: 'uC', longFlags: ['ignore-environment', 'null', 'debug'], longValues: ['unset', 'chdir'], dash: true, assignments: true } },
   exec: { options: { flags: 'cl', values: 'a' } },
   fakeroot: { options: { flags: 'uhv', values: 'lfisb', longFlags: ['unknown-is-real'], longValues: ['lib', 'faked', 'fd-base'] }, shell: true },
   // Every option is `--name` or `--name=value`; a short one is not understood.
   firejail: { options: { longAny: true }, shell: true },
+  ifne: { options: { flags: 'n' } },
   ionice: { options: { flags: 't', values: 'cnpPu', longFlags: ['ignore'], longValues: ['class', 'classdata', 'pid', 'pgid', 'uid'] } },
-  ltrace: { options: { flags: 'bcCfhiLrStTV', values: 'aADelnopsuwxFE', longFlags: ['demangle', 'no-signals', 'no-plt'], longValues: ['align', 'indent', 'library', 'output'] } },
-  newgrp: { options: { flags: 'l', dash: true }, shell: true },
+  ltrace: { options: { flags: 'bcCfghiLrStTV', values: 'aADelnopsuwxF', longFlags: ['demangle', 'no-signals', 'no-plt'], longValues: ['align', 'indent', 'library', 'output'] } },
   nice: { options: { values: 'n', longValues: ['adjustment'], numeric: true } },
   nohup: { options: {} },
   nsenter: {
@@ -72,6 +74,8 @@ export const LAUNCHERS: Record<string, Launcher> = {
   },
   pkexec: { options: { longFlags: ['disable-internal-agent', 'keep-cwd'], longValues: ['user'] }, shell: true },
   // A resource's limit is optional, so it must be attached: `-n100`, `--nofile=100`.
+  proxychains: { options: { flags: 'q', values: 'f' } },
+  proxychains4: { options: { flags: 'q', values: 'f' } },
   prlimit: { options: { optional: 'cdefilmnqrstuvxy', values: 'po', longFlags: [...RESOURCES, 'noheadings', 'raw', 'verbose'], longValues: ['pid', 'output'] } },
   setpriv: {
     options: {
@@ -117,6 +121,7 @@ export const LAUNCHERS: Record<string, Launcher> = {
   taskset: { options: { flags: 'acp', longFlags: ['all-tasks', 'cpu-list', 'pid'], operands: 1 } },
   time: { options: { flags: 'apqvV', values: 'fo', longFlags: ['append', 'portability', 'quiet', 'verbose'], longValues: ['format', 'output'] } },
   timeout: { options: { flags: 'v', values: 'ks', longFlags: ['foreground', 'preserve-status', 'verbose'], longValues: ['kill-after', 'signal'], operands: 1 } },
+  torsocks: { options: { flags: 'iqd', values: 'uapP', longFlags: ['isolate', 'quiet', 'debug', 'shell'], longValues: ['user', 'pass', 'address', 'port'] }, shell: ['--shell'] },
   uclampset: { options: { flags: 'asRv', values: 'mMp', longFlags: ['all-tasks', 'system', 'reset-on-fork', 'verbose'], longValues: ['pid'] } },
   unshare: {
     options: {
@@ -128,6 +133,7 @@ export const LAUNCHERS: Record<string, Launcher> = {
     },
     shell: true,
   },
+  unbuffer: { options: { flags: 'p' } },
   // Every option is `--name=value` or a short flag.
   valgrind: { options: { flags: 'qvhd', longAny: true } },
 }

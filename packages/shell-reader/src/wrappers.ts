@@ -81,6 +81,11 @@ export function wrapped(name: string, words: readonly Word[], feed: Feed): Wrapp
     case 'capsh': return capsh(words)
     case 'runcon': return runcon(words)
     case 'schedtool': return schedtool(words)
+    // `newgrp [-] [GROUP]` starts a shell, which reads standard input; its operand is a group.
+    case 'newgrp': return [{ kind: 'stdin' }]
+    // GNU parallel builds commands from its arguments, `:::` lists and standard input.
+    case 'parallel':
+    case 'sem': return [UNKNOWN]
     case 'eval': return words.length > 1 ? [{ kind: 'script', words: words.slice(1) }] : []
     case 'trap': return trap(words)
     case 'su': return su(words)

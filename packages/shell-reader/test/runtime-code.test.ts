@@ -1,9 +1,9 @@
 /** Code bash evaluates at run time reads as a command known only at run time; plain data does not. */
 import { describe, expect, it } from 'vitest'
-import { evaluatesCode, plainAssignment, setsVariables } from '../../src/shell/evaluation.js'
-import { parseBash } from '../../src/shell/parser.js'
-import { readCommandLine } from '../../src/shell/read.js'
-import type { Word } from '../../src/shell/syntax.js'
+import { evaluatesCode, plainAssignment, setsVariables } from '../src/evaluation.js'
+import { parseBash } from '../src/parser.js'
+import { readCommandLine } from '../src/read.js'
+import type { Word } from '../src/syntax.js'
 
 /** The commands a line reads as, `?` before an unknown one, `=` when it assigns. */
 function reads(line: string): string[] {

@@ -120,6 +120,9 @@ function read(sh: Syntax, file: SyntaxNode, source: string): ParseResult {
       case 'WordIter':
         if (/[A-Z]/.test(node.Name.Value)) commands.push(loopVariable(tree, node))
         break
+      case 'CoprocClause':
+        if (node.Name) commands.push(coprocArray(tree, node.Name))
+        break
       default: {
         const code = runtimeCode(tree, node)
         if (code !== undefined) commands.push(evaluated(code))
@@ -162,6 +165,14 @@ function loopVariable(tree: Tree, iteration: SyntaxNode): SimpleCommand {
   const values = items.length === 0 ? '"$@"'
     : tree.bytes.subarray(items[0].Pos().Offset(), items[items.length - 1].End().Offset()).toString('utf8')
   return { words: [], assigns: [{ parts: [...literalWord(`${iteration.Name.Value}=`).parts, { kind: 'dynamic', source: values }] }] }
+}
+
+/**
+ * `coproc NAME { …; }` makes `NAME` an array (of the coprocess's descriptors): an assignment
+ * statement, so that a later declaration finds it an array (`arrays.ts`).
+ */
+function coprocArray(tree: Tree, name: SyntaxNode): SimpleCommand {
+  return { words: [], assigns: [{ parts: [...literalWord(`${tree.sourceOf(name)}=`).parts, { kind: 'dynamic', source: '(coproc)', array: true }] }] }
 }
 
 /** A command standing for code bash evaluates at run time. */

@@ -8,9 +8,9 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
-import { parseBash } from '../../src/shell/parser.js'
-import { readCommandLine } from '../../src/shell/read.js'
-import { CORPUS } from '../shell-corpus.js'
+import { parseBash } from '../src/parser.js'
+import { readCommandLine } from '../src/read.js'
+import { CORPUS } from '../src/corpus.js'
 
 const BASH = '/bin/bash'
 

@@ -11,7 +11,7 @@
 export interface Spelling {
   line: string
   reads: string[] | 'unparseable'
-  /** Real bash deletes the file `x` when it runs this line (`test/shell/bash.test.ts` checks). */
+  /** Real bash deletes the file `x` when it runs this line (`test/bash.test.ts` checks). */
   runs?: true
 }
 
@@ -196,6 +196,7 @@ export const CORPUS: readonly Spelling[] = [
   { line: "v='($(rm x))'; f() { declare -g y=${v}; }; y=(1); f", reads: ['=v=($(rm x))', '=declare -g y=${v}', '?=declare -g y=${v}', '=y=(1)', 'f'], runs: true },
   { line: "v='($(rm x))'; read -ra y <<< a; declare y=$v", reads: ['=v=($(rm x))', 'read -ra y', '=declare y=$v', '?=declare y=$v'], runs: true },
   { line: "v='($(rm x))'; mapfile <<< a; declare MAPFILE=$v", reads: ['=v=($(rm x))', 'mapfile', '=declare MAPFILE=$v', '?=declare MAPFILE=$v'], runs: true },
+  { line: "v='($(rm x))'; coproc y { sleep 1; }; declare y=$v", reads: ['=v=($(rm x))', '=y=(coproc)', 'sleep 1', '=declare y=$v', '?=declare y=$v'], runs: true },
   { line: "v='($(rm x))'; declare PIPESTATUS=$v", reads: ['=v=($(rm x))', '=declare PIPESTATUS=$v', '?=declare PIPESTATUS=$v'], runs: true },
   { line: "declare -A y; declare 'y=([$(rm x)]=1)'", reads: ['=declare -A y', '=declare y=([$(rm x)]=1)', '?declare y=([$(rm x)]=1)', '?=y=([$(rm x)]=1)', 'rm x'], runs: true },
   { line: `declare 'a[$(rm x)]=1'`, reads: ['=declare a[$(rm x)]=1', '?declare a[$(rm x)]=1'], runs: true },
