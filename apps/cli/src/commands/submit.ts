@@ -8,6 +8,7 @@ import { access, constants } from 'node:fs/promises'
 import { resolve } from 'node:path'
 import { stringOption, UsageError, type Command } from '../command.js'
 import { ExitCodes } from '../exit-codes.js'
+import { queueModule } from '../queue-module.js'
 import { interrupts, println } from '../io.js'
 import { redisUrl } from './worker.js'
 
@@ -46,7 +47,7 @@ Options:
     const config = stringOption(args, 'config')
     if (config !== undefined) await readable(resolve(io.cwd, config))
     const redis = redisUrl(args, io, 'submit')
-    const { createQueueClient, describeProgress } = await import('@rein/queue')
+    const { createQueueClient, describeProgress } = await queueModule()
     const client = await createQueueClient({ redis, queue: stringOption(args, 'queue') })
     try {
       if (args.values['no-wait'] === true) {
