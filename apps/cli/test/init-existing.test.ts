@@ -86,6 +86,16 @@ describe('rein init in an existing project', () => {
     expect(await readFile(join(dir, 'package.json'), 'utf8')).toBe(APP_MANIFEST)
   })
 
+  it('does not write a package.json that is a symbolic link, and prints the additions instead', async () => {
+    const elsewhere = await project({ 'package.json': APP_MANIFEST })
+    const dir = await project()
+    await symlink(join(elsewhere, 'package.json'), join(dir, 'package.json'))
+    const { code, stdout } = await rein(['init', '--write-package-json'], dir)
+    expect(code).toBe(ExitCodes.OK)
+    expect(stdout).toContain('package.json is a symbolic link, so it was not written; add to it:\n  "scripts": {')
+    expect(await readFile(join(elsewhere, 'package.json'), 'utf8')).toBe(APP_MANIFEST)
+  })
+
   it('refuses a starter file the project already has, and changes nothing', async () => {
     const dir = await project({ ...APP, 'provider.ts': '// mine\n' })
     const { code, stderr } = await rein(['init', '--write-package-json'], dir)

@@ -92,11 +92,15 @@ Options:
     }
     println(io.stdout, `added rein to the project in ${shown}: ${files.map((f) => f.path).join(', ')}`)
     if (kept.length > 0) println(io.stdout, `kept yours: ${kept.join(', ')}`)
-    if (kept.includes('.gitignore') && !/^\/?\.rein\/?$/m.test(await readFile(join(target, '.gitignore'), 'utf8'))) {
+    const ignored = kept.includes('.gitignore') ? await readFile(join(target, '.gitignore'), 'utf8').catch(() => '') : ''
+    if (kept.includes('.gitignore') && !/^\/?\.rein\/?$/m.test(ignored)) {
       println(io.stdout, 'add .rein/ to your .gitignore: rein keeps its audit log and sessions there')
     }
     if (additions.isEmpty(missing!)) {
       println(io.stdout, 'package.json already has the scripts and packages rein needs')
+    } else if (args.values['write-package-json'] === true && lstatSync(manifestPath).isSymbolicLink()) {
+      println(io.stdout, 'package.json is a symbolic link, so it was not written; add to it:')
+      for (const line of additions.describeAdditions(missing!)) println(io.stdout, line)
     } else if (args.values['write-package-json'] === true) {
       await writeFile(manifestPath, additions.withAdditions(manifestText!, missing!))
       println(io.stdout, 'added to package.json:')
