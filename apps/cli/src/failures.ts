@@ -15,7 +15,8 @@ export function reportFailure(error: unknown, io: Io, name: string): number {
     for (const line of lines) println(io.stderr, `rein ${name}: ${line}`)
   } else {
     const message = error instanceof Error ? error.message : String(error)
-    println(io.stderr, `rein ${name}: ${message}`)
+    // Library errors name their function (`submit: ...`); when that is the command's own name, once is enough.
+    println(io.stderr, `rein ${name}: ${message.startsWith(`${name}: `) ? message.slice(name.length + 2) : message}`)
     if (io.env.REIN_DEBUG && error instanceof Error && error.stack) println(io.stderr, error.stack)
   }
   return ExitCodes.FAILURE

@@ -43,6 +43,16 @@ describe('rein check', () => {
     expect(stdout).toContain('2 example tool call(s) in 1 file(s) match')
   })
 
+  it('says there are no examples to check instead of claiming that none match', async () => {
+    const none = await project({ 'rein.yaml': `tools:\n  - use: ${join(FIXTURES, 'greet-tools.mjs')}\n` })
+    const bare = await rein(['check'], none)
+    expect(bare.code).toBe(ExitCodes.OK)
+    expect(bare.stdout).toContain('no few-shot examples to check (an "examples:" list in the config names files of example tool calls)')
+    expect(bare.stdout).not.toContain('0 example tool call(s)')
+    const empty = await project({ 'rein.yaml': config(), 'examples.yaml': '[]\n' })
+    expect((await rein(['check'], empty)).stdout).toContain('no tool calls to check in the 1 example file(s)')
+  })
+
   it('exits 1 and names the file, line, example and schema rule of every bad argument', async () => {
     const dir = await project({ 'rein.yaml': config(), 'examples.yaml': BAD })
     const { code, stderr } = await rein(['check'], dir)

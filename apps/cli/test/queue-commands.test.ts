@@ -3,6 +3,8 @@ import type { Context } from 'cordis'
 import { createHarness } from '@rein/loader'
 import { createWorker } from '@rein/queue'
 import { callMessage, echoTool, scripted, startPostgres, startRedis, textMessage, toolCall, whyNoPostgres, whyNoRedis } from '@rein/testing'
+import type { Provider } from '@rein/kernel'
+import { ExitCodes } from '../src/exit-codes.js'
 import { project, rein } from './helpers.js'
 
 describe('rein worker, submit, cancel and db: the command lines', () => {
@@ -20,6 +22,13 @@ describe('rein worker, submit, cancel and db: the command lines', () => {
       code: 2, stderr: 'rein worker: no PostgreSQL to use: pass --postgres postgres://user:password@host:5432/db or set REIN_DATABASE_URL\n',
     })
     expect((await rein(['submit', 'task'], undefined, { REIN_REDIS_URL: 'redis://127.0.0.1:1' })).stderr).toMatch(/--session <id> is required/)
+  })
+
+  it('rein submit -c reads that the file is there: a wrong path is refused before anything is queued', async () => {
+    const dir = await project({ 'rein.yaml': 'plugins: []\n' })
+    const wrong = await rein(['submit', '-c', 'rein.yml', '--session', 's', 'task'], dir, { REIN_REDIS_URL: 'redis://127.0.0.1:1' })
+    expect(wrong.code).toBe(2)
+    expect(wrong.stderr).toContain(`rein submit: -c ${dir}/rein.yml: no such readable file; the run uses the harness its worker loaded`)
   })
 
   it('loads the harness once before anything else: one without a provider fails the start, naming the file', async () => {
@@ -56,7 +65,7 @@ describe.skipIf(missing.length > 0)(`with Redis and PostgreSQL${missing.length ?
       const worker = await createWorker({
         redis: redis.url, postgres: postgres.url, queue: 'cli',
         harness: (session) => createHarness({
-          provider: scripted([callMessage([toolCall('c1', 'echo', { say: 'hi' })]), textMessage('all done')]),
+          provider: scripted([callMessage([toolCall('c1', 'echo', { say: 'hi' })], 'Echoing first.'), textMessage('all done')]),
           tools: [{ name: 'echoes', inject: ['tools'], apply: (ctx: Context) => { ctx.tools.register(echoTool()) } }],
           session,
         }),
@@ -65,16 +74,49 @@ describe.skipIf(missing.length > 0)(`with Redis and PostgreSQL${missing.length ?
       await worker.close()
       expect(submitted.code).toBe(0)
       expect(submitted.stdout).toBe('all done\n')
-      expect(submitted.stderr).toMatch(/^ {2}started on .+\n {2}→ echo \(c1\)\n {2}✓ echo \(c1\) \d+ ms\n {2}turn 1: 1 call committed\nrein submit: completed on .+\n$/)
+      expect(submitted.stderr).toMatch(
+        /^ {2}started on .+\n {2}model: Echoing first\.\n {2}→ echo \(c1\)\n {2}✓ echo \(c1\) \d+ ms\n {2}turn 1: 1 call committed\nanswer:\nrein submit: completed on .+\n$/)
 
       const queued = await rein(['submit', '--queue', 'cli', '--session', 'cli-2', '--no-wait', 'later'], undefined, env)
       expect(queued.stdout).toMatch(/^run-[0-9a-f-]+\n$/)
+      const busy = await rein(['submit', '--queue', 'cli', '--session', 'cli-2', '--no-wait', 'again'], undefined, env)
+      expect(busy.code).toBe(1)
+      expect(busy.stderr).toMatch(/^rein submit: session "cli-2" already has a run queued or running \(job run-/)
       expect(await rein(['cancel', '--queue', 'cli', '--session', 'cli-2'], undefined, env)).toMatchObject({
         code: 0, stdout: `session "cli-2": the run ${queued.stdout.trim()} was still queued; it is removed and will not start\n`,
       })
       expect(await rein(['cancel', '--queue', 'cli', '--session', 'cli-2'], undefined, env)).toMatchObject({
         code: 1, stderr: 'rein cancel: session "cli-2" has no run queued or running\n',
       })
+    } finally {
+      await Promise.all([redis.close(), postgres.close()])
+    }
+  }, 60_000)
+
+  it('rein submit exits 4 when someone else cancels the run it follows (130 is its own Ctrl-C)', async () => {
+    const [redis, postgres] = await Promise.all([startRedis(), startPostgres()])
+    try {
+      const env = { REIN_REDIS_URL: redis.url, REIN_DATABASE_URL: postgres.url }
+      let asked!: () => void
+      const modelAsked = new Promise<void>((resolve) => { asked = resolve })
+      const waitsForCancel: Provider = {
+        generate: ({ signal }) => new Promise((_, reject) => {
+          asked()
+          signal?.addEventListener('abort', () => reject(signal.reason), { once: true })
+        }),
+      }
+      const worker = await createWorker({ redis: redis.url, postgres: postgres.url, queue: 'cli', harness: (session) => createHarness({ provider: waitsForCancel, session }) })
+      try {
+        const following = rein(['submit', '--queue', 'cli', '--session', 'cli-c', 'wait'], undefined, env)
+        await modelAsked
+        expect((await rein(['cancel', '--queue', 'cli', '--session', 'cli-c'], undefined, env)).code).toBe(0)
+        const { code, stderr } = await following
+        expect(stderr).toMatch(/\nrein submit: aborted \(the run was cancelled\) on .+\n$/)
+        expect(code).toBe(ExitCodes.CANCELLED)
+        expect(ExitCodes.CANCELLED).not.toBe(ExitCodes.INTERRUPTED)
+      } finally {
+        await worker.close()
+      }
     } finally {
       await Promise.all([redis.close(), postgres.close()])
     }

@@ -99,4 +99,28 @@ describe('TtyView', () => {
     expect(drawn).toMatch(/✓ a .* ok 3ms[^]*running[^]*running[^]*interrupted\n$/)
     view.close()
   })
+  it('draws a streamed final answer once, after answer: and in full weight, over the dim stream', () => {
+    const { chunks, out } = screen(20)
+    const view = new TtyView(out, createStyle(true))
+    const streamed = 'The folder holds three files.\nDone'
+    view.text('The folder holds ')
+    view.text('three files.\nDone')
+    const before = chunks.length
+    view.answer(streamed)
+    const drawn = chunks.slice(before).join('')
+    // 29 characters at 20 columns are two rows, and "Done" a third: back up two lines and clear.
+    expect(drawn.startsWith(`\r${ESC}2F${ESC}J`)).toBe(true)
+    expect(drawn).toContain(`${ESC}1manswer:${ESC}22m\n${streamed}\n`)
+    expect(drawn).not.toContain(`${ESC}2m`)
+    view.close()
+  })
+
+  it('labels an answer that was not streamed, and keeps interim text that was', () => {
+    const { chunks, out } = screen(80)
+    const view = new TtyView(out, createStyle(false))
+    view.text('let me look')
+    view.answer('all done')
+    expect(chunks.join('')).toContain('let me look\nanswer:\nall done\n')
+    view.close()
+  })
 })

@@ -14,6 +14,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { copiesOf, megabytes, REPO, run, sizeOf, type Ran } from './helpers.js'
 
 const MINUTES = 60_000
+/** The packages only the fleet commands load; @rein/cli names @rein/queue as an optional peer. */
+const FLEET = ['@rein/queue', '@rein/session-postgres']
 const measured: string[] = []
 
 function ok(ran: Ran, what: string): Ran {
@@ -26,7 +28,8 @@ describe.skipIf(process.env.REIN_SKIP_OUTSIDE)('rein installed from its tarballs
   let app = ''
   let starter = ''
   let tarballs: { name: string, file: string, bytes: number }[] = []
-  const install = (cwd: string) => run(`npm install --no-audit --no-fund --prefer-offline ${tarballs.map((t) => JSON.stringify(t.file)).join(' ')}`, cwd)
+  const install = (cwd: string, leaveOut: readonly string[] = []) => run(`npm install --no-audit --no-fund --prefer-offline ${
+    tarballs.filter((t) => !leaveOut.includes(t.name)).map((t) => JSON.stringify(t.file)).join(' ')}`, cwd)
 
   beforeAll(async () => {
     root = await mkdtemp(join(tmpdir(), 'rein-outside-'))
@@ -37,7 +40,8 @@ describe.skipIf(process.env.REIN_SKIP_OUTSIDE)('rein installed from its tarballs
     measured.push(`packed ${tarballs.length} packages in ${(packed.ms / 1000).toFixed(1)}s: ${(tarballs.reduce((n, t) => n + t.bytes, 0) / 1000).toFixed(0)} kB of tarballs`)
     await mkdir(app)
     await writeFile(join(app, 'package.json'), '{ "name": "outside-app", "private": true, "type": "module" }\n')
-    const installed = ok(await install(app), 'npm install in the app')
+    // The app has what a plain `npm i @rein/cli` gives: everything but the fleet's packages.
+    const installed = ok(await install(app, FLEET), 'npm install in the app')
     measured.push(`npm install (app): ${(installed.ms / 1000).toFixed(1)}s, node_modules ${megabytes(sizeOf(join(app, 'node_modules')))}`)
   }, 10 * MINUTES)
 
@@ -48,6 +52,13 @@ describe.skipIf(process.env.REIN_SKIP_OUTSIDE)('rein installed from its tarballs
 
   it('holds exactly one cordis, the one every rein package names as its peer', () => {
     expect(copiesOf(join(app, 'node_modules'), 'cordis')).toEqual([join(app, 'node_modules', 'cordis')])
+  })
+
+  it('leaves the fleet out of a plain install, and its commands say what to install', async () => {
+    for (const name of ['bullmq', 'ioredis', 'pg', '@rein/queue']) expect(copiesOf(join(app, 'node_modules'), name), name).toEqual([])
+    const worker = await run('npx rein worker --redis redis://127.0.0.1:1 --postgres postgres://u@127.0.0.1:1/db', app)
+    expect(worker.code).toBe(1)
+    expect(worker.stderr).toMatch(/^rein worker: the fleet commands \(worker, submit, cancel, db\) need @rein\/queue, which a plain install of @rein\/cli leaves out \(it brings the Redis and PostgreSQL clients\): npm install @rein\/queue@\d+\.\d+\.\d+\n$/)
   })
 
   it('answers npx rein --version and -V', async () => {
@@ -71,7 +82,8 @@ describe.skipIf(process.env.REIN_SKIP_OUTSIDE)('rein installed from its tarballs
     expect(init.stdout).toContain('next:\n  cd ../starter\n  npm install\n')
     const again = await run('npx rein init ../starter', app)
     expect(again.code).toBe(1)
-    expect(again.stderr).toContain('already has .gitignore, README.md, few-shot.yaml, package.json')
+    // The starter now has a package.json, so the second init takes it as an existing project.
+    expect(again.stderr).toContain('already has few-shot.yaml, policies/no-friday-deploys.ts, provider.ts, rein.yaml, test/no-friday-deploys.test.ts')
   })
 
   describe('the starter, after npm install and no edits', () => {
@@ -84,7 +96,7 @@ describe.skipIf(process.env.REIN_SKIP_OUTSIDE)('rein installed from its tarballs
       expect(ok(await run('npx rein check', starter), 'rein check').stdout).toContain('a provider, 7 plugin(s), 2 tool source(s)')
       const json = JSON.parse(ok(await run('npx rein check --json', starter), 'rein check --json').stdout)
       expect(json).toMatchObject({ ok: true, plugins: 7, problems: [] })
-    })
+    }, 2 * MINUTES)
 
     it('shows its own policy in npx rein chains', async () => {
       expect(ok(await run('npx rein chains', starter), 'rein chains').stdout)

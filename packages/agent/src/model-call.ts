@@ -2,7 +2,7 @@
  * One model request. The provider's `stream(req)` is used when it has one (text deltas go to
  * `onText` as they arrive), else `generate(req)`. The answer is checked and copied to a plain
  * assistant message, so that nothing the provider keeps a reference to can change the log.
- * A string `finishReason` on the provider's answer (not part of the message) goes to `onFinish`.
+ * A string `finishReason` on the provider's answer is kept on the message and goes to `onFinish`.
  * A run's abort is sovereign here too: a provider that has not answered `abandonAfterMs` after
  * `req.signal` aborted is given up on (the request rejects), as the kernel gives up on a call.
  */
@@ -22,8 +22,7 @@ export async function askModel(
   const asking = answerOf(provider, req, (text) => { if (live.on) onText(text) }, live)
   const answer = signal ? await abandonedAfter(asking, signal, abandonAfterMs, () => { live.on = false }) : await asking
   const message = normalize(answer)
-  const finishReason = (answer as { finishReason?: unknown }).finishReason
-  if (onFinish && typeof finishReason === 'string') onFinish(finishReason)
+  if (onFinish && message.finishReason !== undefined) onFinish(message.finishReason)
   return message
 }
 
@@ -79,6 +78,7 @@ function normalize(answer: unknown): AssistantMessage {
   const message: AssistantMessage = { role: 'assistant', content: a.content ?? '' }
   if (calls.length > 0) message.toolCalls = calls
   if (a.usage) message.usage = { ...a.usage }
+  if (typeof a.finishReason === 'string') message.finishReason = a.finishReason
   return message
 }
 

@@ -21,6 +21,8 @@ export interface AssistantMessage {
   toolCalls?: ToolCall[]
   /** Token counts when the provider reports them. */
   usage?: { inputTokens?: number, outputTokens?: number }
+  /** Why the model stopped, as its wire protocol says it (`stop`, `tool_calls`, `end_turn`, `tool_use`, `length`...), when the provider reports it. */
+  finishReason?: string
 }
 /** The result of one tool call, as the model is shown it. */
 export interface ToolMessage {

@@ -1,7 +1,7 @@
 /**
  * `createHarness(options)`: the harness `loadHarness` builds from a rein.yaml, built from values
- * in code by the same builder — the kernel, then `plugins`, then `tools`, in order (first =
- * outermost), each applied and awaited before the next. Every problem (an unknown option, an
+ * in code by the same builder — the kernel, then `plugins`, then `tools` (plugins, or tools
+ * made with `defineTool`), in order (first = outermost), each applied and awaited before the next. Every problem (an unknown option, an
  * entry that is not a plugin, a config its schema rejects, a plugin that does not start) is
  * reported at once as `ConfigErrors` naming each entry (`plugins[1] (retry): ...`): a harness
  * is never returned with a plugin silently missing. Values are used as given: no `${env:...}`
@@ -15,12 +15,16 @@ import { ConfigError, LoaderCodes, ValueProblem } from './errors.js'
 import { didYouMean } from './suggest.js'
 import { pluginOf } from './modules.js'
 import { isProvider } from './provider.js'
+import { ENTRY_SHAPES, isToolValue, toolPlugin } from './tool-entry.js'
 import type { ValuePath } from './source.js'
 
 /** A cordis plugin: an object with `apply`, a function or a class, or a module namespace exporting one. */
 export type PluginValue = object
 
-/** A plugin or tool entry: the plugin alone, `[plugin, config?]`, or `{ plugin, config?, optional? }`. */
+/**
+ * A plugin or tool entry: the plugin alone, `[plugin, config?]`, or `{ plugin, config?, optional? }`;
+ * under `tools`, also a tool made with `defineTool(...)` (JSON Schema or Standard Schema parameters).
+ */
 export type HarnessEntry =
   | PluginValue
   | readonly [plugin: PluginValue, config?: unknown]
@@ -32,7 +36,7 @@ export interface HarnessOptions {
   provider?: Provider
   /** Policy plugins, in onion order (first = outermost). */
   plugins?: readonly HarnessEntry[]
-  /** Tool sources, applied after the plugins. */
+  /** Tool sources and single tools (`defineTool(...)` values), applied after the plugins. */
   tools?: readonly HarnessEntry[]
   /** Settings for `createAgent`. */
   agent?: AgentSettings
@@ -57,7 +61,7 @@ export async function createHarness(options: HarnessOptions): Promise<BuiltHarne
     const list = given[section]
     if (list === undefined) return []
     if (!Array.isArray(list)) {
-      report(LoaderCodes.CONFIG_INVALID, [section], `"${section}" must be a list of plugins, [plugin, config?] or { plugin, config?, optional? }`)
+      report(LoaderCodes.CONFIG_INVALID, [section], `"${section}" must be a list; an entry is ${ENTRY_SHAPES}`)
       return []
     }
     return list.map((value: unknown, index) => codeEntryPlan(section, index, value))
@@ -84,6 +88,13 @@ function codeEntryPlan(section: 'plugins' | 'tools', index: number, value: unkno
     entry: undefined,
     load: async () => {
       if (problem) throw problem
+      if (isToolValue(plugin)) {
+        if (section === 'tools') return { plugin: toolPlugin(plugin, config), file: undefined, config: undefined }
+        throw new ValueProblem(LoaderCodes.NOT_A_PLUGIN, [], `this is the tool ${JSON.stringify(plugin.name)}, not a plugin: list it under tools`)
+      }
+      if (section === 'tools' && isPlainObject(plugin) && typeof plugin.apply !== 'function') {
+        throw new ValueProblem(LoaderCodes.NOT_A_PLUGIN, [], `this value is neither a plugin nor a tool; an entry is ${ENTRY_SHAPES}` + keysOf(plugin))
+      }
       return { plugin: pluginOf(plugin, 'value'), file: undefined, config }
     },
     locate: () => ({ entry: label }),
@@ -108,8 +119,15 @@ function readEntry(value: unknown): { plugin?: unknown, config?: unknown, option
   return { plugin: value.plugin, config: value.config, optional: value.optional === true }
 }
 
-/** ` (retry)`: the plugin's name, when it has one. */
+/** `; it has the keys: a, b` (what a user passed, to see what is missing). */
+function keysOf(value: Record<string, unknown>): string {
+  const keys = Object.keys(value)
+  return keys.length ? `; it has the keys: ${keys.join(', ')}` : '; it is an empty object'
+}
+
+/** ` (retry)`: the plugin's name, when it has one (a tool's name for a tool). */
 function nameOf(value: unknown): string {
+  if (isToolValue(value)) return typeof value.name === 'string' && value.name !== '' ? ` (${value.name})` : ''
   try {
     const name = (pluginOf(value, 'value') as { name?: unknown }).name
     return typeof name === 'string' && name !== '' && name !== 'apply' ? ` (${name})` : ''

@@ -13,7 +13,7 @@ import { MessageAssembler } from './stream-assembler.js'
 import { buildRequest } from './wire-request.js'
 import { parseMessage, type AnthropicAssistantMessage } from './wire-response.js'
 
-/** A streamed event whose final message carries `stopReason`. */
+/** A streamed event whose final message carries `finishReason` (the `stop_reason`). */
 export type AnthropicStreamEvent = AnswerEvent<AnthropicAssistantMessage>
 
 /** The provider, with the model and server it talks to (for display). */

@@ -10,13 +10,8 @@ import { failWith, ProviderBadResponseError, quote, type RequestSite } from '@re
 /** Why the model stopped, as the API says it: `end_turn`, `tool_use`, `max_tokens`, `stop_sequence`, `pause_turn`, `refusal`... */
 export type StopReason = string
 
-/**
- * The message this provider answers: a rein `AssistantMessage` plus `stopReason`. The kernel's
- * type has no such field, so the agent loop does not keep it; a direct caller can read it.
- */
-export interface AnthropicAssistantMessage extends AssistantMessage {
-  stopReason?: StopReason
-}
+/** The message this provider answers; its `finishReason` is the wire's `stop_reason`. */
+export type AnthropicAssistantMessage = AssistantMessage
 
 type Usage = NonNullable<AssistantMessage['usage']>
 type Obj = Record<string, unknown>
@@ -39,12 +34,12 @@ export function readUsage(value: unknown, previous: Usage | undefined): Usage | 
   return Object.keys(usage).length > 0 ? usage : undefined
 }
 
-/** The message from its parts; `toolCalls`, `usage` and `stopReason` only when there are some. */
+/** The message from its parts; `toolCalls`, `usage` and `finishReason` (the `stop_reason`) only when there are some. */
 export function assistantMessage(content: string, toolCalls: ToolCall[], usage: Usage | undefined, stopReason: StopReason | undefined): AnthropicAssistantMessage {
   const message: AnthropicAssistantMessage = { role: 'assistant', content }
   if (toolCalls.length > 0) message.toolCalls = toolCalls
   if (usage !== undefined) message.usage = usage
-  if (stopReason !== undefined) message.stopReason = stopReason
+  if (stopReason !== undefined) message.finishReason = stopReason
   return message
 }
 

@@ -24,13 +24,13 @@ describe('a non-streamed answer', () => {
     const message = await providerFor(server, { stream: false }).generate(request())
     expect(server.requests[0]!.body.stream).toBe(false)
     expect(server.requests[0]!.headers.accept).toBe('application/json')
-    expect(message).toEqual({ ...ANSWER, stopReason: 'tool_use', usage: { inputTokens: 12, outputTokens: 34 } })
+    expect(message).toEqual({ ...ANSWER, finishReason: 'tool_use', usage: { inputTokens: 12, outputTokens: 34 } })
   })
 
   it('still streams: the text as one delta, then the message', async () => {
     server = await startServer(jsonReply(answerJson({ role: 'assistant', content: 'hi' })))
     const { events } = await drain(providerFor(server, { stream: false }).stream(request()))
-    expect(events).toEqual([{ type: 'text-delta', text: 'hi' }, { type: 'message', message: expect.objectContaining({ content: 'hi', stopReason: 'end_turn' }) }])
+    expect(events).toEqual([{ type: 'text-delta', text: 'hi' }, { type: 'message', message: expect.objectContaining({ content: 'hi', finishReason: 'end_turn' }) }])
   })
 
   it('reads a JSON answer whole when it asked for a stream and the server sent JSON', async () => {

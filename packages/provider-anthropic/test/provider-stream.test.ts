@@ -28,7 +28,7 @@ describe('a streamed answer', () => {
     expect(error).toBeUndefined()
     expect(events.slice(0, -1).map((e) => e.type)).toEqual(Array(5).fill('text-delta'))
     expect(textOf(events)).toBe('Hello there, rider.')
-    expect(events.at(-1)).toEqual({ type: 'message', message: { role: 'assistant', content: 'Hello there, rider.', stopReason: 'end_turn', usage: { inputTokens: 12, outputTokens: 34 } } })
+    expect(events.at(-1)).toEqual({ type: 'message', message: { role: 'assistant', content: 'Hello there, rider.', finishReason: 'end_turn', usage: { inputTokens: 12, outputTokens: 34 } } })
   })
 
   it('posts to <baseURL>/v1/messages with the key, the API version and stream: true', async () => {
@@ -50,7 +50,7 @@ describe('a streamed answer', () => {
     const message = await providerFor(server).generate(request())
     expect(message.toolCalls).toEqual(TWO_CALLS.toolCalls)
     expect(message.content).toBe(TWO_CALLS.content)
-    expect(message.stopReason).toBe('tool_use')
+    expect(message.finishReason).toBe('tool_use')
   })
 
   it('hands the arguments over as the raw JSON text the model wrote, spacing included', async () => {
@@ -66,14 +66,14 @@ describe('a streamed answer', () => {
     ['stop_sequence', { role: 'assistant', content: 'until' }],
   ] as [string, AssistantMessage][])('reports stop reason %s on the message', async (stopReason, answer) => {
     server = await startServer(sseReply(sse(answerEvents(answer, { stopReason }))))
-    expect((await providerFor(server).generate(request())).stopReason).toBe(stopReason)
+    expect((await providerFor(server).generate(request())).finishReason).toBe(stopReason)
   })
 
   it('passes the partial input of a call cut off by max_tokens through as it is (the scheduler reports it)', async () => {
     const events = answerEvents({ role: 'assistant', content: '', toolCalls: [{ id: 'toolu_9', name: 'read_file', arguments: '{"path":"a.t' }] }, { stopReason: 'max_tokens' })
     server = await startServer(sseReply(sse(events)))
     const message = await providerFor(server).generate(request())
-    expect(message).toMatchObject({ stopReason: 'max_tokens', toolCalls: [{ id: 'toolu_9', name: 'read_file', arguments: '{"path":"a.t' }] })
+    expect(message).toMatchObject({ finishReason: 'max_tokens', toolCalls: [{ id: 'toolu_9', name: 'read_file', arguments: '{"path":"a.t' }] })
   })
 
   it('counts cached prompt tokens as input and takes the final output count from message_delta', async () => {

@@ -30,7 +30,7 @@ describe('MessageAssembler', () => {
     }
     a.push(event({ type: 'message_delta', delta: { stop_reason: 'tool_use' }, usage: { output_tokens: 7 } }))
     expect(a.finish()).toEqual({
-      role: 'assistant', content: '', stopReason: 'tool_use', usage: { outputTokens: 7 },
+      role: 'assistant', content: '', finishReason: 'tool_use', usage: { outputTokens: 7 },
       toolCalls: [{ id: 't1', name: 'f', arguments: '{"a":1}' }, { id: 't2', name: 'g', arguments: '{"b":2}' }],
     })
   })

@@ -87,6 +87,6 @@ export class StreamAssembler implements Assembler<AssistantMessage> {
     }
     const ordered = [...this.calls].sort(([a], [b]) => a - b)
     const toolCalls: ToolCall[] = ordered.map(([, c], i) => ({ id: c.id || fallbackCallId(i), name: c.name, arguments: c.arguments }))
-    return assistantMessage(this.text, toolCalls, this.usage)
+    return assistantMessage(this.text, toolCalls, this.usage, this.finishReason)
   }
 }

@@ -1,7 +1,7 @@
 /**
  * A non-streamed Chat Completions response -> a rein `AssistantMessage`. Tool-call arguments
  * are kept as the raw string the server sent (the scheduler parses them, and reports bad JSON
- * to the model itself); usage figures are copied when present. A body without a first choice
+ * to the model itself); usage figures and `finish_reason` are copied when present. A body without a first choice
  * and its message is a `ProviderBadResponseError`, never a silently empty answer.
  */
 import type { AssistantMessage, ToolCall } from '@rein/kernel'
@@ -24,11 +24,12 @@ export function fallbackCallId(index: number): string {
   return `call_${index}`
 }
 
-/** Builds the message from its parts; `toolCalls` and `usage` only when there are some. */
-export function assistantMessage(content: string, toolCalls: ToolCall[], usage: Usage | undefined): AssistantMessage {
+/** Builds the message from its parts; `toolCalls`, `usage` and `finishReason` (the wire's `finish_reason`) only when there are some. */
+export function assistantMessage(content: string, toolCalls: ToolCall[], usage: Usage | undefined, finishReason?: string): AssistantMessage {
   const message: AssistantMessage = { role: 'assistant', content }
   if (toolCalls.length > 0) message.toolCalls = toolCalls
   if (usage !== undefined) message.usage = usage
+  if (finishReason !== undefined) message.finishReason = finishReason
   return message
 }
 
@@ -59,5 +60,6 @@ export function parseCompletion(body: string, site: RequestSite): AssistantMessa
   if (typeof msg !== 'object' || msg === null) throw bad(site, 'JSON without choices[0].message', body)
   const m = msg as Record<string, unknown>
   const content = typeof m.content === 'string' ? m.content : ''
-  return assistantMessage(content, readToolCalls(m.tool_calls, site, body), readUsage(root.usage))
+  const reason = (first as Record<string, unknown>).finish_reason
+  return assistantMessage(content, readToolCalls(m.tool_calls, site, body), readUsage(root.usage), typeof reason === 'string' ? reason : undefined)
 }

@@ -18,20 +18,21 @@ describe('streamed answers', () => {
     expect(error).toBeUndefined()
     expect(events).toEqual([
       { type: 'text-delta', text: 'Héllo' }, { type: 'text-delta', text: ', 世界' }, { type: 'text-delta', text: '!' },
-      { type: 'message', message: { role: 'assistant', content: 'Héllo, 世界!', usage: { inputTokens: 21, outputTokens: 5 } } },
+      { type: 'message', message: { role: 'assistant', content: 'Héllo, 世界!', usage: { inputTokens: 21, outputTokens: 5 }, finishReason: 'stop' } },
     ])
   })
 
   it('assembles two tool calls by index, with the text before them and the usage-only last chunk', async () => {
     server = await startFixtureServer({ sse: 'stream-tool-calls.sse' })
     const message = await providerFor(server).generate(request())
-    expect(message).toEqual({ role: 'assistant', content: 'Reading both.', toolCalls: twoReads, usage: { inputTokens: 96, outputTokens: 44 } })
+    expect(message).toEqual({ role: 'assistant', content: 'Reading both.', toolCalls: twoReads, usage: { inputTokens: 96, outputTokens: 44 }, finishReason: 'tool_calls' })
   })
 
   it('passes malformed tool JSON through untouched', async () => {
     server = await startFixtureServer({ sse: 'stream-malformed-args.sse' })
     const message = await providerFor(server).generate(request())
     expect(message.toolCalls).toEqual([{ id: 'call_0_7d1c2e3f', name: 'write_file', arguments: `{"path": 'notes.md', "content": "line\\n` }])
+    expect(message.finishReason).toBe('length')
   })
 
   it('parses a JSON answer when the server ignored the stream flag', async () => {
@@ -46,11 +47,11 @@ describe('non-streamed answers (stream: false)', () => {
   it('returns the message, and stream() replays it as one delta and the message', async () => {
     server = await startFixtureServer({ json: 'completion-tool-calls.json' }, { json: 'completion-text.json' })
     const provider = providerFor(server, { stream: false })
-    expect(await provider.generate(request())).toEqual({ role: 'assistant', content: 'Reading both.', toolCalls: twoReads, usage: { inputTokens: 96, outputTokens: 44 } })
+    expect(await provider.generate(request())).toEqual({ role: 'assistant', content: 'Reading both.', toolCalls: twoReads, usage: { inputTokens: 96, outputTokens: 44 }, finishReason: 'tool_calls' })
     const { events } = await drain(provider.stream(request()))
     expect(events).toEqual([
       { type: 'text-delta', text: 'Héllo, 世界!' },
-      { type: 'message', message: { role: 'assistant', content: 'Héllo, 世界!', usage: { inputTokens: 21, outputTokens: 5 } } },
+      { type: 'message', message: { role: 'assistant', content: 'Héllo, 世界!', usage: { inputTokens: 21, outputTokens: 5 }, finishReason: 'stop' } },
     ])
   })
 

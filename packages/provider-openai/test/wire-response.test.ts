@@ -8,10 +8,11 @@ const site = siteFor('http://127.0.0.1:1/v1', 'm', 'sk-secret-123')
 const bodyOf = (name: string) => JSON.stringify((JSON.parse(fixture(name)) as { body: unknown }).body)
 
 describe('parseCompletion', () => {
-  it('reads text and usage', () => {
+  it('reads text, usage and finish_reason', () => {
     expect(parseCompletion(bodyOf('completion-text.json'), site)).toEqual({
-      role: 'assistant', content: 'Héllo, 世界!', usage: { inputTokens: 21, outputTokens: 5 },
+      role: 'assistant', content: 'Héllo, 世界!', usage: { inputTokens: 21, outputTokens: 5 }, finishReason: 'stop',
     })
+    expect(parseCompletion(bodyOf('completion-tool-calls.json'), site).finishReason).toBe('tool_calls')
   })
 
   it('reads tool calls with their arguments as raw strings', () => {

@@ -20,6 +20,8 @@ export type RunProgress =
   }
   /** This attempt could not open the session (`reason`); the run is tried again shortly. */
   | { kind: 'waiting', at: number, worker: string, reason: string }
+  /** What the model said alongside the tool calls of `turn` (its final answer is the run's result). */
+  | { kind: 'model', at: number, turn: number, text: string }
   | { kind: 'call-start', at: number, turn: number, index: number, id: string, name: string }
   | { kind: 'call-end', at: number, turn: number, index: number, id: string, name: string, ok: boolean, code?: string, durationMs: number }
   | { kind: 'turn-end', at: number, turn: number, calls: number, outcome: string }
@@ -32,6 +34,10 @@ export function observeRuns(ctx: Context, send: (event: RunProgress) => void, ag
   return ctx.on('agent/run-start', (run: AgentEventMap['agent/run-start']) => {
     if (agent !== undefined && run.agent !== agent) return
     run.observe({
+      'agent/model-response': (e) => {
+        const text = e.message?.toolCalls?.length ? e.message.content.trim() : ''
+        if (text !== '') send({ kind: 'model', at: e.at, turn: e.turn, text })
+      },
       'agent/call-start': (e) => send({ kind: 'call-start', at: e.at, turn: e.turn, index: e.index, id: e.id, name: e.name }),
       'agent/call-end': (e) => send({
         kind: 'call-end', at: Date.now(), turn: e.turn, index: e.index, id: e.id, name: e.name,
@@ -42,7 +48,7 @@ export function observeRuns(ctx: Context, send: (event: RunProgress) => void, ag
   })
 }
 
-/** One line for a person watching: `→ read_file (call_1)`, `✓ read_file (call_1) 52 ms`. */
+/** One line for a person watching (a line per line of the model's words): `→ read_file (call_1)`, `✓ read_file (call_1) 52 ms`. */
 export function describeProgress(event: RunProgress): string {
   switch (event.kind) {
     case 'started': {
@@ -52,6 +58,8 @@ export function describeProgress(event: RunProgress): string {
         : `; calls left by the earlier attempt: ${outcomeUnknown} in flight (TOOL_OUTCOME_UNKNOWN, not rerun), ${notStarted} not started (TOOL_NOT_STARTED)`
       return `${how} on ${event.worker}${repairs}`
     }
+    case 'model':
+      return event.text.split('\n').map((line) => `model: ${line}`).join('\n')
     case 'waiting':
       return `waiting: ${event.reason}; the run is tried again shortly`
     case 'call-start':

@@ -16,4 +16,8 @@ describe('describeProgress: one line per event for a person watching', () => {
     expect(describeProgress({ kind: 'call-end', ...call, ok: false, code: 'TIMEOUT', durationMs: 9 })).toBe('✗ read_file (c1) TIMEOUT 9 ms')
     expect(describeProgress({ kind: 'turn-end', at: 0, turn: 1, calls: 2, outcome: 'committed' })).toBe('turn 1: 2 calls committed')
   })
+
+  it("prints the model's words that came with its calls, one model: line each", () => {
+    expect(describeProgress({ kind: 'model', at: 0, turn: 1, text: 'Let me look.\nTwo files first.' })).toBe('model: Let me look.\nmodel: Two files first.')
+  })
 })

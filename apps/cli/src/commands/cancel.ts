@@ -5,6 +5,7 @@
  */
 import { stringOption, UsageError, type Command } from '../command.js'
 import { ExitCodes } from '../exit-codes.js'
+import { queueModule } from '../queue-module.js'
 import { println } from '../io.js'
 import { redisUrl } from './worker.js'
 
@@ -31,7 +32,7 @@ Options:
     const session = stringOption(args, 'session')
     if (!session) throw new UsageError(`rein cancel: --session <id> is required; usage: ${cancel.usage}`)
     const redis = redisUrl(args, io, 'cancel')
-    const queue = await import('@rein/queue')
+    const queue = await queueModule()
     const outcome = await queue.cancel({ redis, queue: stringOption(args, 'queue'), session })
     const name = JSON.stringify(session)
     switch (outcome.kind) {

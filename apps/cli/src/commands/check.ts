@@ -78,7 +78,13 @@ Options:
         println(io.stderr, `${report.problems.length} problem(s) in ${files} example file(s)${inSystem}, ${report.checked} tool call(s) checked`)
         return ExitCodes.FAILURE
       }
-      println(out, `${style.green('✓')} ${report.checked} example tool call(s) in ${files} file(s)${inSystem} match their tools' schemas`)
+      if (report.checked > 0) {
+        println(out, `${style.green('✓')} ${report.checked} example tool call(s) in ${files} file(s)${inSystem} match their tools' schemas`)
+      } else if (files === 0) {
+        println(out, '  no few-shot examples to check (an "examples:" list in the config names files of example tool calls)')
+      } else {
+        println(out, `  no tool calls to check in the ${files} example file(s)`)
+      }
       return ExitCodes.OK
     } finally {
       await harness.dispose()

@@ -5,6 +5,7 @@
  */
 import { stringOption, UsageError, type Command, type Parsed } from '../command.js'
 import { ExitCodes } from '../exit-codes.js'
+import { queueModule } from '../queue-module.js'
 import { println, type Io } from '../io.js'
 
 export const db: Command = {
@@ -30,7 +31,7 @@ Options:
     const [action] = args.positionals
     if (action !== 'migrate') throw new UsageError(`rein db: unknown action "${action}"; usage: ${db.usage}`)
     const connectionString = postgresUrl(args, io, 'db migrate')
-    const { migrate, postgresTarget } = await import('@rein/queue')
+    const { migrate, postgresTarget } = await queueModule()
     const schema = stringOption(args, 'schema')
     const table = stringOption(args, 'table')
     const result = await migrate({ connectionString, ...(schema ? { schema } : {}), ...(table ? { table } : {}) })

@@ -1,10 +1,14 @@
 /**
  * `rein submit --session <id> "task"`: adds a run to the queue for the workers (`rein worker`)
  * and, unless `--no-wait`, shows its progress live and prints its final answer. Ctrl-C stops
- * waiting, not the run (`rein cancel` does that). The exit code is the run's, as for `rein run`.
+ * waiting, not the run (`rein cancel` does that). The exit code is the run's, as for `rein run`,
+ * except that a run cancelled by someone else exits 4 (130 is this process' own Ctrl-C).
  */
+import { access, constants } from 'node:fs/promises'
+import { resolve } from 'node:path'
 import { stringOption, UsageError, type Command } from '../command.js'
 import { ExitCodes } from '../exit-codes.js'
+import { queueModule } from '../queue-module.js'
 import { interrupts, println } from '../io.js'
 import { redisUrl } from './worker.js'
 
@@ -16,11 +20,13 @@ export const submit: Command = {
 Adds the task as a run of the session to the queue that rein worker processes take runs
 from, then shows the run's calls live as its worker reports them and prints the final answer.
 A session has one run at a time: a second submit while one is queued or running is refused.
-Ctrl-C stops waiting; the run goes on (rein cancel --session <id> cancels it).
+Ctrl-C stops waiting; the run goes on (rein cancel --session <id> cancels it). A run cancelled
+by rein cancel exits 4.
 
 Options:
-  -c, --config <file>  accepted so that a rein run command line works unchanged; the run uses
-                       the harness the workers were started with
+  -c, --config <file>  must name a readable file when given, so that a rein run command line
+                       works unchanged and a wrong path is caught; nothing else is read from it:
+                       the run uses the harness the workers were started with (rein worker -c)
   --session <id>       the session the run adds to (created on first use)
   --no-wait            print the run's job id and return once it is queued
   --redis <url>        the queue's Redis (default: REIN_REDIS_URL)
@@ -38,8 +44,10 @@ Options:
     if (task === '') throw new UsageError(`rein submit: the task is empty; usage: ${submit.usage}`)
     const session = stringOption(args, 'session')
     if (!session) throw new UsageError(`rein submit: --session <id> is required: the session the run adds to; usage: ${submit.usage}`)
+    const config = stringOption(args, 'config')
+    if (config !== undefined) await readable(resolve(io.cwd, config))
     const redis = redisUrl(args, io, 'submit')
-    const { createQueueClient, describeProgress } = await import('@rein/queue')
+    const { createQueueClient, describeProgress } = await queueModule()
     const client = await createQueueClient({ redis, queue: stringOption(args, 'queue') })
     try {
       if (args.values['no-wait'] === true) {
@@ -52,7 +60,10 @@ Options:
       const unsubscribe = interrupts(io)(stopWaiting)
       try {
         const submitted = await Promise.race([
-          client.submit({ session, task, onProgress: (event) => println(io.stderr, `  ${describeProgress(event)}`) }),
+          client.submit({
+            session, task,
+            onProgress: (event) => { for (const line of describeProgress(event).split('\n')) println(io.stderr, `  ${line}`) },
+          }),
           interrupted,
         ])
         if (!submitted?.result) {
@@ -60,9 +71,14 @@ Options:
           return ExitCodes.INTERRUPTED
         }
         const { kind, text, error, worker } = submitted.result
-        if (text) println(io.stdout, text)
-        println(io.stderr, `rein submit: ${kind}${worker ? ` on ${worker}` : ''}${error ? `: ${error}` : ''}`)
-        return kind === 'completed' ? ExitCodes.OK : kind === 'aborted' ? ExitCodes.INTERRUPTED : ExitCodes.FAILURE
+        if (text) {
+          // The label goes with the progress (stderr), so stdout holds the answer alone for a script.
+          println(io.stderr, 'answer:')
+          println(io.stdout, text)
+        }
+        const cancelled = kind === 'aborted' ? ' (the run was cancelled)' : ''
+        println(io.stderr, `rein submit: ${kind}${cancelled}${worker ? ` on ${worker}` : ''}${error ? `: ${error}` : ''}`)
+        return kind === 'completed' ? ExitCodes.OK : kind === 'aborted' ? ExitCodes.CANCELLED : ExitCodes.FAILURE
       } finally {
         unsubscribe()
       }
@@ -70,4 +86,13 @@ Options:
       await client.close()
     }
   },
+}
+
+/** Refuses a `-c` file that cannot be read, naming it: a typo in the path is not silently ignored. */
+async function readable(file: string): Promise<void> {
+  try {
+    await access(file, constants.R_OK)
+  } catch {
+    throw new UsageError(`rein submit: -c ${file}: no such readable file; the run uses the harness its worker loaded (rein worker -c <file>), so -c may also be left out`)
+  }
 }

@@ -10,6 +10,7 @@
 import { resolve } from 'node:path'
 import { stringOption, UsageError, type Command, type Parsed } from '../command.js'
 import { ExitCodes } from '../exit-codes.js'
+import { queueModule } from '../queue-module.js'
 import { reportWarnings } from '../failures.js'
 import { exitNow, interrupts, println, type Io } from '../io.js'
 import { postgresUrl } from './db.js'
@@ -52,7 +53,7 @@ Options:
     const redis = redisUrl(args, io, 'worker')
     const postgres = postgresUrl(args, io, 'worker')
     const [{ memorySession }, { loadHarness }, { createWorker, postgresTarget, redisTarget }] =
-      await Promise.all([import('@rein/agent'), import('@rein/loader'), import('@rein/queue')])
+      await Promise.all([import('@rein/agent'), import('@rein/loader'), queueModule()])
     const configPath = resolve(io.cwd, stringOption(args, 'config', 'rein.yaml'))
     // Runs get their sessions from PostgreSQL: the file's `session:` path is not opened.
     const harness = await loadHarness(configPath, { session: memorySession(), env: io.env })

@@ -6,6 +6,7 @@
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { packageRoot } from '../paths.js'
+import type { Additions } from './package-additions.js'
 
 /** Dev tools of the starter: tsx runs the TypeScript test, tsc checks it. Kept equal to the workspace's own (a test checks). */
 export const STARTER_DEV_TOOLS = { '@types/node': '^20.19.0', tsx: '^4.23.15', typescript: '^5.9.3' } as const
@@ -49,6 +50,18 @@ export function starterManifest(name: string, versions: Versions): string {
     engines: { node: '>=20' },
   }
   return `${JSON.stringify(manifest, null, 2)}\n`
+}
+
+/**
+ * What an existing project needs to run the starter's files: `rein:` scripts (never one of the
+ * project's own names) and the same packages as the starter's package.json.
+ */
+export function existingProjectAdditions(versions: Versions): Additions {
+  return {
+    scripts: { 'rein:check': 'rein check', 'rein:chains': 'rein chains', 'rein:test': 'tsx --test test/no-friday-deploys.test.ts' },
+    dependencies: { ...Object.fromEntries(REIN_PACKAGES.map((pkg) => [pkg, `^${versions.rein}`])), cordis: versions.cordis },
+    devDependencies: { ...STARTER_DEV_TOOLS },
+  }
 }
 
 /** A package name from a folder name: lower case, only the characters npm allows. */

@@ -84,12 +84,13 @@ export class TtyView implements ProgressView {
     this.out.write(this.style.dim(delta))
   }
 
+  /**
+   * The answer is drawn in full weight after `answer:`. When it was streamed (dim, as any model
+   * text is until the model is done), the streamed lines are erased first, so it shows once.
+   */
   answer(text: string): void {
     this.settle()
-    if (this.streamed.trim() === text.trim() && text.trim() !== '') {
-      this.endStream()
-      return
-    }
+    if (this.streamed.trim() === text.trim() && text.trim() !== '') this.eraseStream()
     this.endStream()
     this.line(this.style.bold('answer:'))
     this.line(text)
@@ -136,6 +137,14 @@ export class TtyView implements ProgressView {
   private tick(): void {
     this.timer ??= setInterval(() => { this.frame++; this.redraw() }, TICK_MS)
     this.timer.unref?.()
+  }
+
+  /** Moves back to where the streamed text began and clears from there down. */
+  private eraseStream(): void {
+    const columns = Math.max(1, this.out.columns ?? 100)
+    const rows = this.streamed.split('\n').reduce((sum, line) => sum + Math.max(1, Math.ceil([...line].length / columns)), 0)
+    this.out.write(rows > 1 ? `\r${ESC}${rows - 1}F${ESC}J` : `\r${ESC}J`)
+    this.streamed = ''
   }
 
   private endStream(): void {
