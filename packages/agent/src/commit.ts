@@ -55,7 +55,9 @@ export class CommitCursor<T> {
     try {
       committed = this.commit(index, item)
     } catch (error) {
-      return Promise.resolve(this.failed(error))
+      // Fail a turn later: when `offer` started this pump it stores the promise returned here
+      // as `pumping`, and only a failure after that store can clear it for `drained()`.
+      return Promise.resolve().then(() => this.failed(error))
     }
     return committed.then(() => {
       this.next = index + 1

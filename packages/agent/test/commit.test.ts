@@ -1,5 +1,10 @@
+import { once } from 'node:events'
+import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
 import { CommitCursor } from '../src/commit.js'
+import { spawnChild } from './helpers.js'
+
+const throwingChild = fileURLToPath(new URL('./fixtures/commit-throws-child.mjs', import.meta.url))
 
 describe('CommitCursor', () => {
   it('commits in index order whatever order items arrive in, one at a time', async () => {
@@ -30,4 +35,18 @@ describe('CommitCursor', () => {
     expect(cursor.committed).toBe(1)
     expect(errors).toHaveLength(1)
   })
+
+  // In a child: a cursor that never drains spins in microtasks, which would starve this
+  // process's timers too; the child is killed if the test times out.
+  it('drains after a commit that throws synchronously, and reports it once', async () => {
+    const proc = spawnChild(process.execPath, [throwingChild])
+    let out = ''
+    let err = ''
+    proc.stdout.on('data', (chunk) => { out += chunk })
+    proc.stderr.on('data', (chunk) => { err += chunk })
+    const [code] = await once(proc, 'exit')
+    expect(err).toBe('')
+    expect(code).toBe(0)
+    expect(JSON.parse(out)).toEqual({ committed: 0, errors: ['disk gone'] })
+  }, 15_000)
 })

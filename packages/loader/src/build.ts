@@ -4,7 +4,8 @@
  * order is onion order (first = outermost) even for plugins that inject services or apply
  * asynchronously. Every problem is collected — a module that does not load, a config its
  * schema rejects, a plugin that does not start — and later entries are still applied so that
- * theirs are found too; then the Context is stopped and `ConfigErrors` thrown. A harness is
+ * theirs are found too (unless an `apply` missed the start-up deadline, `startup-deadline.ts`);
+ * then the Context is stopped and `ConfigErrors` thrown. A harness is
  * only returned when no plugin in it has failed to start: an `optional` entry that fails is
  * removed and reported in `warnings` instead, as are plugins listed against the order their
  * packages declare (`order-check.ts`).
@@ -21,6 +22,7 @@ import type { PluginModule } from './modules.js'
 import { checkOrder, type PlacedEntry } from './order-check.js'
 import { checkPluginConfig } from './plugin-config.js'
 import type { ValuePath } from './source.js'
+import { APPLY_WAIT, lateStart, MODULE_WAIT, TIMED_OUT, within, type StartupDeadline } from './startup-deadline.js'
 
 /** One plugin or tool entry to apply, however it was written. */
 export interface EntryPlan {
@@ -49,6 +51,8 @@ export interface HarnessPlan {
   provider(): Promise<Provider | undefined>
   /** How the agents are built on first use; `@rein/agent` is imported only for a harness that can build one (`agent.ts`). */
   agent: Omit<AgentPlan, 'ctx' | 'provider' | 'module'>
+  /** How long each entry's module may take to load, and then its `apply` to finish. */
+  startup: StartupDeadline
 }
 
 /** A plugin or tool entry as applied: the module's plugin and its cordis fork. */
@@ -103,7 +107,7 @@ export interface BuiltHarness {
 export async function buildHarness(plan: HarnessPlan): Promise<BuiltHarness> {
   // `@rein/agent` loads while the entries are applied, when the provider says an agent can be built.
   const providing = plan.provider().then(async (value) => ({ value, module: await importAgentModule(value, plan.agent.inspectOnly === true) }))
-  const [provider, built] = await Promise.allSettled([providing, applyEntries(plan.entries, plan.agent.inspectOnly === true)])
+  const [provider, built] = await Promise.allSettled([providing, applyEntries(plan.entries, plan.agent.inspectOnly === true, plan.startup)])
   if (built.status === 'rejected') throw built.reason
   const { ctx, applied, placed, problems, warnings } = built.value
   if (provider.status === 'rejected' && !(provider.reason instanceof ConfigError)) {
@@ -140,9 +144,13 @@ type Prepared =
   | { kind: 'failed', plan: EntryPlan, error: ConfigError }
   | { kind: 'invalid', plan: EntryPlan, error: ConfigError }
 
-/** Loads every entry in parallel, then applies them one by one on a new Context. */
-async function applyEntries(plans: readonly EntryPlan[], inspectOnly: boolean) {
-  const prepared = rejectDuplicates(await Promise.all(plans.map(prepare)))
+/**
+ * Loads every entry in parallel, then applies them one by one on a new Context. An `apply` that
+ * misses the deadline ends the applying: it may still be running, and cordis would wait for it
+ * before starting anything else, so the entries after it are not applied.
+ */
+async function applyEntries(plans: readonly EntryPlan[], inspectOnly: boolean, deadline: StartupDeadline) {
+  const prepared = rejectDuplicates(await Promise.all(plans.map((plan) => prepare(plan, deadline))))
   const applied: AppliedEntry[] = []
   const placed: PlacedEntry[] = []
   const problems: ConfigError[] = []
@@ -163,7 +171,9 @@ async function applyEntries(plans: readonly EntryPlan[], inspectOnly: boolean) {
     ctx.plugin(kernel, inspectOnly ? { compileSchema: compileOnFirstUse } : {})
     await ctx.start()
     const reported = new Set<EffectScope>()
+    let late = false
     for (const item of prepared) {
+      if (late) break
       switch (item.kind) {
         case 'invalid':
           report(item.plan, item.error, false)
@@ -172,13 +182,14 @@ async function applyEntries(plans: readonly EntryPlan[], inspectOnly: boolean) {
           report(item.plan, item.error, true)
           break
         case 'ready': {
-          const outcome = await applyOne(ctx, item, reported)
+          const outcome = await applyOne(ctx, item, reported, deadline)
           if (outcome.kind === 'applied') {
             applied.push(outcome.applied)
             const { plan, plugin, file } = item
             placed.push({ where: formatLocation(plan.locate([])), label: plan.label, use: plan.entry?.use, plugin, file })
           } else {
             report(item.plan, outcome.error, outcome.skippable)
+            late = outcome.late === true
           }
           break
         }
@@ -199,11 +210,15 @@ async function applyEntries(plans: readonly EntryPlan[], inspectOnly: boolean) {
  * optional) only if disposing it leaves no plugin failed. `reported` keeps failures that
  * outlive the fork from being blamed on later entries.
  */
-async function applyOne(ctx: Context, item: Extract<Prepared, { kind: 'ready' }>, reported: Set<EffectScope>):
-  Promise<{ kind: 'applied', applied: AppliedEntry } | { kind: 'failed', error: ConfigError, skippable: boolean }> {
+async function applyOne(ctx: Context, item: Extract<Prepared, { kind: 'ready' }>, reported: Set<EffectScope>, deadline: StartupDeadline):
+  Promise<{ kind: 'applied', applied: AppliedEntry } | { kind: 'failed', error: ConfigError, skippable: boolean, late?: true }> {
   const newProblems = () => startupProblems(ctx).filter((problem) => !reported.has(problem.scope))
   const fork = ctx.plugin(item.plugin as any, item.config) as ForkScope
-  await ctx.start()
+  if (await within(ctx.start(), deadline.ms) === TIMED_OUT) {
+    // Never skipped, even when optional: the apply may still finish and register its hooks.
+    fork.dispose()
+    return { kind: 'failed', error: entryError(item.plan, LoaderCodes.PLUGIN_START_TIMEOUT, lateStart(APPLY_WAIT, deadline)), skippable: false, late: true }
+  }
   const own = startupProblemOf(fork)
   const others = newProblems().filter((problem) => problem.scope !== fork && problem.scope !== fork.runtime)
   if (own === undefined && others.length === 0) {
@@ -215,10 +230,14 @@ async function applyOne(ctx: Context, item: Extract<Prepared, { kind: 'ready' }>
   return { kind: 'failed', error: entryError(item.plan, LoaderCodes.PLUGIN_APPLY_FAILED, startFailure(own, missingServicesOf(fork).length > 0, others)), skippable: left.length === 0 }
 }
 
-/** Imports the entry's module and checks its config against the plugin's schema. */
-async function prepare(plan: EntryPlan): Promise<Prepared> {
+/** Imports the entry's module (within the deadline) and checks its config against the plugin's schema. */
+async function prepare(plan: EntryPlan, deadline: StartupDeadline): Promise<Prepared> {
   try {
-    const { plugin, file, config } = await plan.load()
+    const loaded = await within(plan.load(), deadline.ms)
+    if (loaded === TIMED_OUT) {
+      return { kind: 'failed', plan, error: entryError(plan, LoaderCodes.PLUGIN_START_TIMEOUT, lateStart(MODULE_WAIT, deadline)) }
+    }
+    const { plugin, file, config } = loaded
     checkPluginConfig(plugin, config)
     return { kind: 'ready', plan, plugin, file, config }
   } catch (error) {

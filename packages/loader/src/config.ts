@@ -10,11 +10,12 @@ import { resolve } from 'node:path'
 import { ConfigError, inFileOrder, LoaderCodes, ValueProblem, type LoaderCode } from './errors.js'
 import { interpolateEnv } from './interpolate.js'
 import { prototypeKeyDetail, prototypeKeys } from './plain-data.js'
+import { readStartupTimeout } from './startup-deadline.js'
 import { didYouMean } from './suggest.js'
 import type { ValuePath, YamlSource } from './source.js'
 
 /** The top-level keys of `rein.yaml`, in the order the docs present them. */
-export const TOP_LEVEL_KEYS = ['provider', 'plugins', 'tools', 'agent', 'examples', 'session'] as const
+export const TOP_LEVEL_KEYS = ['provider', 'plugins', 'tools', 'agent', 'examples', 'session', 'startupTimeoutMs'] as const
 const ENTRY_KEYS = ['use', 'config', 'optional', 'isolate'] as const
 const AGENT_KEYS = ['maxTurns', 'maxParallelToolCalls', 'system'] as const
 
@@ -61,6 +62,8 @@ export interface HarnessConfig {
   examples: string[]
   /** Absolute path of the JSONL session, when set. */
   session: string | undefined
+  /** How long each entry's module may take to load, and then its `apply`; undefined: the default. */
+  startupTimeoutMs: number | undefined
 }
 
 /** Records a problem at `path` (a path into the file, or into the value being checked). */
@@ -79,7 +82,7 @@ export function readHarnessConfig(
   const report: Report = (code, path, detail) => {
     problems.push(new ConfigError(code, { file: source.file, line: source.lineOf(path), entry: labelAt(source.data, path) }, detail))
   }
-  const config: HarnessConfig = { file: source.file, dir: source.dir, provider: undefined, plugins: [], tools: [], agent: {}, examples: [], session: undefined }
+  const config: HarnessConfig = { file: source.file, dir: source.dir, provider: undefined, plugins: [], tools: [], agent: {}, examples: [], session: undefined, startupTimeoutMs: undefined }
   const raw = source.data ?? {}
   if (!isPlainObject(raw)) {
     report(LoaderCodes.CONFIG_INVALID, [], `the file must be a mapping with the keys ${TOP_LEVEL_KEYS.join(', ')}`)
@@ -163,6 +166,7 @@ export function readHarnessConfig(
   config.agent = readAgentSettings(substituted(raw.agent, ['agent'])?.value, ['agent'], report)
   config.examples = readExamples(substituted(raw.examples, ['examples'])?.value, source.dir, report)
   config.session = readSession(substituted(raw.session, ['session'])?.value, source.dir, report)
+  config.startupTimeoutMs = readStartupTimeout(substituted(raw.startupTimeoutMs, ['startupTimeoutMs'])?.value, ['startupTimeoutMs'], report)
   return { config, problems: inFileOrder(problems) }
 }
 

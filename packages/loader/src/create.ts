@@ -16,6 +16,7 @@ import { didYouMean } from './suggest.js'
 import { pluginOf } from './modules.js'
 import { isProvider } from './provider.js'
 import { ENTRY_SHAPES, isToolValue, toolPlugin } from './tool-entry.js'
+import { DEFAULT_STARTUP_TIMEOUT_MS, readStartupTimeout } from './startup-deadline.js'
 import type { ValuePath } from './source.js'
 
 /** A cordis plugin: an object with `apply`, a function or a class, or a module namespace exporting one. */
@@ -42,9 +43,11 @@ export interface HarnessOptions {
   agent?: AgentSettings
   /** A session store (the caller closes it); default: in memory. */
   session?: SessionStore
+  /** How long each entry's module may take to load, and then its `apply` to finish, in ms. Default 30000. */
+  startupTimeoutMs?: number
 }
 
-const OPTION_KEYS = ['provider', 'plugins', 'tools', 'agent', 'session'] as const
+const OPTION_KEYS = ['provider', 'plugins', 'tools', 'agent', 'session', 'startupTimeoutMs'] as const
 const ENTRY_KEYS = ['plugin', 'config', 'optional'] as const
 
 /** Builds a harness from code. Throws `ConfigErrors` with every problem, after stopping what it started. */
@@ -52,7 +55,7 @@ export async function createHarness(options: HarnessOptions): Promise<BuiltHarne
   const problems: ConfigError[] = []
   const report: Report = (code, path, detail) => { problems.push(new ConfigError(code, { entry: labelOf(path) }, detail)) }
   const given: Record<string, unknown> = isPlainObject(options) ? options : {}
-  if (!isPlainObject(options)) report(LoaderCodes.CONFIG_INVALID, [], 'createHarness takes { provider, plugins, tools, agent?, session? }')
+  if (!isPlainObject(options)) report(LoaderCodes.CONFIG_INVALID, [], 'createHarness takes { provider, plugins, tools, agent?, session?, startupTimeoutMs? }')
   checkKeys(given, OPTION_KEYS, [], 'option', report)
   if (given.provider !== undefined && !isProvider(given.provider)) {
     report(LoaderCodes.PROVIDER_INVALID, ['provider'], 'a provider is an object with generate(req)')
@@ -67,11 +70,13 @@ export async function createHarness(options: HarnessOptions): Promise<BuiltHarne
     return list.map((value: unknown, index) => codeEntryPlan(section, index, value))
   })
   const agent = readAgentSettings(given.agent, ['agent'], report)
+  const startupMs = readStartupTimeout(given.startupTimeoutMs, ['startupTimeoutMs'], report) ?? DEFAULT_STARTUP_TIMEOUT_MS
   return buildHarness({
     entries,
     problems,
     provider: async () => isProvider(given.provider) ? given.provider : undefined,
     agent: { file: undefined, builder: 'createHarness', settings: agent, session: given.session as SessionStore | undefined, sessionPath: undefined },
+    startup: { ms: startupMs, setting: 'the startupTimeoutMs option of createHarness' },
   })
 }
 

@@ -26,6 +26,8 @@ export const LoaderCodes = {
   PLUGIN_CONFIG_INVALID: 'PLUGIN_CONFIG_INVALID',
   /** A plugin's `apply` threw, or a service it requires is missing. */
   PLUGIN_APPLY_FAILED: 'PLUGIN_APPLY_FAILED',
+  /** A plugin's module did not finish loading, or its `apply` did not finish, within `startupTimeoutMs`. */
+  PLUGIN_START_TIMEOUT: 'PLUGIN_START_TIMEOUT',
   /** The provider module is not a provider, or `createProvider` failed. */
   PROVIDER_INVALID: 'PROVIDER_INVALID',
   /** The agent cannot be built (no provider, no `createAgent`). */

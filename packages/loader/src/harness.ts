@@ -6,6 +6,7 @@
  * Each load creates its own Context, so two harnesses in one process share nothing but the
  * imported modules; `dispose()` removes everything the harness registered.
  */
+import { basename } from 'node:path'
 import type { Provider } from '@rein/kernel'
 import type { SessionStore } from '@rein/agent'
 import { buildHarness, type BuiltHarness } from './build.js'
@@ -14,6 +15,7 @@ import { readPromptSources } from './examples.js'
 import { fileEntryPlan } from './file-entry.js'
 import { loadProvider } from './provider.js'
 import { readYaml } from './source.js'
+import { DEFAULT_STARTUP_TIMEOUT_MS } from './startup-deadline.js'
 
 /** Options of `loadHarness`. */
 export interface LoadOptions {
@@ -55,6 +57,7 @@ export async function loadHarness(path: string, options: LoadOptions = {}): Prom
       file: config.file, builder: 'loadHarness', settings: config.agent, session: options.session, sessionPath: config.session,
       prompt: await readPromptSources(config), inspectOnly: options.inspectOnly === true,
     },
+    startup: { ms: config.startupTimeoutMs ?? DEFAULT_STARTUP_TIMEOUT_MS, setting: `startupTimeoutMs at the top level of ${basename(config.file)}` },
   })
   return Object.assign(harness, { config })
 }

@@ -1,17 +1,17 @@
 /**
  * Imports a resolved module and finds what an entry needs in it: a cordis plugin, or a
- * provider factory. Local `.ts`/`.js` files go through `tsx` (`tsImport`, imported only when
- * needed), so a TypeScript plugin runs on plain Node 20 without a build step and a `.js` one
+ * provider factory. Local `.ts`/`.js` files go through `tsx` (`local-import.ts`, once per
+ * content), so a TypeScript plugin runs on plain Node 20 without a build step and a `.js` one
  * may use either module syntax; `.mjs`/`.cjs` files and packages are imported natively.
  * Failures are `ValueProblem`s saying what the module must export.
  */
 import { extname } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { LoaderCodes, ValueProblem } from './errors.js'
+import { importLocal, type ModuleNamespace } from './local-import.js'
 import type { ResolvedModule } from './resolve.js'
 
-/** A module namespace (or a CommonJS module seen through `import()`). */
-export type ModuleNamespace = Record<string, unknown>
+export type { ModuleNamespace }
 
 /** What cordis accepts as a plugin: an object with `apply`, a function, or a class. */
 export type PluginModule = ((...args: any[]) => unknown) | { apply: (...args: any[]) => unknown, [key: string]: unknown }
@@ -21,13 +21,9 @@ const NATIVE_EXTENSIONS = ['.mjs', '.cjs']
 
 /** Imports `module`. Throws `ValueProblem` when the import itself fails (syntax error, missing dependency). */
 export async function importModule(module: ResolvedModule): Promise<ModuleNamespace> {
-  const url = pathToFileURL(module.file).href
   try {
-    if (module.origin === 'local' && !NATIVE_EXTENSIONS.includes(extname(module.file))) {
-      const { tsImport } = await import('tsx/esm/api')
-      return await tsImport(url, { parentURL: import.meta.url }) as ModuleNamespace
-    }
-    return await import(url) as ModuleNamespace
+    if (module.origin === 'local' && !NATIVE_EXTENSIONS.includes(extname(module.file))) return await importLocal(module.file)
+    return await import(pathToFileURL(module.file).href) as ModuleNamespace
   } catch (error) {
     throw new ValueProblem(LoaderCodes.MODULE_LOAD_FAILED, [], `failed to import ${module.file}: ${firstLine(error)}`)
   }

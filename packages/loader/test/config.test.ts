@@ -45,7 +45,18 @@ describe('readHarnessConfig', () => {
 
   it('rejects an unknown top-level key, naming it, suggesting a fix and listing the valid keys', () => {
     expect(errorOf('provider: { use: p }\nplugin:\n  - use: a\n').message).toBe(
-      '/project/rein.yaml:2: unknown top-level key "plugin" (did you mean "plugins"?); valid keys: provider, plugins, tools, agent, examples, session')
+      '/project/rein.yaml:2: unknown top-level key "plugin" (did you mean "plugins"?); valid keys: provider, plugins, tools, agent, examples, session, startupTimeoutMs')
+  })
+
+  it('reads startupTimeoutMs, and refuses anything but a whole number of ms that a timer can hold', () => {
+    expect(read('startupTimeoutMs: 2500\nplugins: [a]\n').startupTimeoutMs).toBe(2500)
+    expect(read('plugins: [a]\n').startupTimeoutMs).toBeUndefined()
+    for (const bad of ['0', '-5', '1.5', '"soon"', '2147483648', '[1]']) {
+      expect(messagesOf(`plugins: [a]\nstartupTimeoutMs: ${bad}\n`)).toEqual([
+        `/project/rein.yaml:2 startupTimeoutMs: startupTimeoutMs must be a whole number of milliseconds from 1 to 2147483647 (got ${JSON.stringify(JSON.parse(bad))}); the default is 30000`,
+      ])
+    }
+    expect(errorOf('plugins: [a]\nstartupTimeout: 100\n').message).toContain('unknown top-level key "startupTimeout" (did you mean "startupTimeoutMs"?)')
   })
 
   it('rejects an entry without use, and an unknown entry key', () => {
@@ -81,7 +92,7 @@ describe('readHarnessConfig', () => {
       '/project/rein.yaml:6 plugins[2] (c): environment variable REIN_NOPE_TOO is not set (referenced as ${env:REIN_NOPE_TOO}); set it or remove the reference',
       '/project/rein.yaml:7 agent: maxTurns must be a positive integer (got 0)',
       '/project/rein.yaml:7 agent: maxParallelToolCalls must be a positive integer (got "x")',
-      '/project/rein.yaml:8: unknown top-level key "tool" (did you mean "tools"?); valid keys: provider, plugins, tools, agent, examples, session',
+      '/project/rein.yaml:8: unknown top-level key "tool" (did you mean "tools"?); valid keys: provider, plugins, tools, agent, examples, session, startupTimeoutMs',
     ])
     expect(config.plugins.map((p) => p.label)).toEqual(['plugins[1] (b)'])
   })
@@ -127,7 +138,7 @@ describe('readHarnessConfig', () => {
     expect(messagesOf('# settings only\nagent: { maxTurns: 3 }\n')).toEqual([`/project/rein.yaml:2: ${none}`])
     expect(messagesOf('plugins: []\ntools:\n')).toEqual([`/project/rein.yaml:1: ${none}`])
     expect(messagesOf('tool: [./t.ts]\n')).toEqual([
-      '/project/rein.yaml:1: unknown top-level key "tool" (did you mean "tools"?); valid keys: provider, plugins, tools, agent, examples, session',
+      '/project/rein.yaml:1: unknown top-level key "tool" (did you mean "tools"?); valid keys: provider, plugins, tools, agent, examples, session, startupTimeoutMs',
     ])
   })
 

@@ -83,7 +83,7 @@ describe('createHarness', () => {
       agent: { maxTurns: -1 },
     } as unknown as HarnessOptions)
     expect(lines).toEqual([
-      'unknown option "tool" (did you mean "tools"?); valid keys: provider, plugins, tools, agent, session',
+      'unknown option "tool" (did you mean "tools"?); valid keys: provider, plugins, tools, agent, session, startupTimeoutMs',
       'provider: a provider is an object with generate(req)',
       'agent: maxTurns must be a positive integer (got -1)',
       'plugins[0]: an entry list is [plugin, config?] (got 3 items)',

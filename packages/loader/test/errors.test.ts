@@ -29,7 +29,7 @@ describe('a bad rein.yaml', () => {
   it('unknown top-level key: names it, suggests, lists the valid keys', async () => {
     const { file } = await harnessProject(() => ['agent: { maxTurns: 3 }', 'tool:', '  - use: "@rein/tools-fs"'])
     expect((await errorOf(file)).message).toBe(
-      `${file}:2: unknown top-level key "tool" (did you mean "tools"?); valid keys: provider, plugins, tools, agent, examples, session`)
+      `${file}:2: unknown top-level key "tool" (did you mean "tools"?); valid keys: provider, plugins, tools, agent, examples, session, startupTimeoutMs`)
   })
 
   it('missing environment variable: names it and the entry', async () => {

@@ -1,11 +1,11 @@
 /**
- * How a failed MCP request becomes a rein failure. The tool body throws a `McpCallError`,
+ * How a failed MCP request becomes a rein failure. The tool body throws a `CodedError`,
  * whose `code` the kernel copies into `error.info.code`. A rejection decides two things: the
  * code and message the model sees, and whether the connection is broken (then the next call
  * starts the server again). A server's own JSON-RPC error never breaks the connection, nor
  * does a result that fails the SDK's schema check.
  */
-import { Messages, TOOL_TIMEOUT } from '@rein/kernel'
+import { CodedError, Messages, TOOL_TIMEOUT } from '@rein/kernel'
 import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js'
 import { MCP_REQUEST_FAILED, MCP_SERVER_UNAVAILABLE } from './codes.js'
@@ -13,23 +13,15 @@ import { MCP_REQUEST_FAILED, MCP_SERVER_UNAVAILABLE } from './codes.js'
 /** The SDK's per-request timeout when a server sets no `timeoutMs`. */
 export const DEFAULT_TIMEOUT_MS = 60_000
 
-/** A failure of one MCP tool call, with the code the kernel puts in `error.info.code`. */
-export class McpCallError extends Error {
-  constructor(readonly code: string, message: string) {
-    super(message)
-  }
-}
-
 /** A classified rejection: what to throw, and whether the connection must be dropped. */
 export interface Classified {
-  error: McpCallError
+  error: CodedError
   broken: boolean
 }
 
 /** The message of a server that went away; says what happens next. */
-export function unavailable(server: string, why: string): McpCallError {
-  return new McpCallError(MCP_SERVER_UNAVAILABLE,
-    `MCP server "${server}" is unavailable (${why}); it will be restarted on the next call`)
+export function unavailable(server: string, why: string): CodedError {
+  return new CodedError(`MCP server "${server}" is unavailable (${why}); it will be restarted on the next call`, MCP_SERVER_UNAVAILABLE)
 }
 
 /** Leaves a text as it is: for callers with no secrets to hide. */
@@ -43,7 +35,7 @@ const asIs = (text: string) => text
 export function classify(error: unknown, server: string, tool: string, timeoutMs: number | undefined,
   redact: (text: string) => string = asIs): Classified {
   const { error: raw, broken } = classifyRaw(error, server, tool, timeoutMs)
-  return { error: new McpCallError(raw.code, redact(raw.message)), broken }
+  return { error: new CodedError(redact(raw.message), raw.code), broken }
 }
 
 function classifyRaw(error: unknown, server: string, tool: string, timeoutMs: number | undefined): Classified {
@@ -55,7 +47,7 @@ function classifyRaw(error: unknown, server: string, tool: string, timeoutMs: nu
         return { error: timedOut(error, timeoutMs), broken: false }
       default:
         return {
-          error: new McpCallError(MCP_REQUEST_FAILED, `MCP server "${server}" refused the call to "${tool}": ${error.message}`),
+          error: new CodedError(`MCP server "${server}" refused the call to "${tool}": ${error.message}`, MCP_REQUEST_FAILED),
           broken: false,
         }
     }
@@ -63,7 +55,7 @@ function classifyRaw(error: unknown, server: string, tool: string, timeoutMs: nu
   // A result that fails the SDK's schema is the server's mistake, not a dead connection.
   if (isValidationError(error)) {
     return {
-      error: new McpCallError(MCP_REQUEST_FAILED, `MCP server "${server}" answered "${tool}" with a malformed result`),
+      error: new CodedError(`MCP server "${server}" answered "${tool}" with a malformed result`, MCP_REQUEST_FAILED),
       broken: false,
     }
   }
@@ -78,10 +70,10 @@ export function totalCeiling(error: unknown): number | undefined {
 }
 
 /** `TOOL_TIMEOUT`: the per-request timeout, or the total ceiling of a call that kept reporting progress. */
-function timedOut(error: McpError, timeoutMs: number | undefined): McpCallError {
+function timedOut(error: McpError, timeoutMs: number | undefined): CodedError {
   const ceiling = totalCeiling(error)
-  if (ceiling === undefined) return new McpCallError(TOOL_TIMEOUT, Messages.timedOut(timeoutMs ?? DEFAULT_TIMEOUT_MS))
-  return new McpCallError(TOOL_TIMEOUT, `${Messages.timedOut(ceiling)} (the most one call may run, progress or not)`)
+  if (ceiling === undefined) return new CodedError(Messages.timedOut(timeoutMs ?? DEFAULT_TIMEOUT_MS), TOOL_TIMEOUT)
+  return new CodedError(`${Messages.timedOut(ceiling)} (the most one call may run, progress or not)`, TOOL_TIMEOUT)
 }
 
 /**

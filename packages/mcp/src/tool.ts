@@ -7,12 +7,12 @@
  * tool's `outputSchema`; otherwise the result's content blocks. Both schemas lose their
  * regular expressions first (see schema.ts), and error texts lose the server's secrets.
  */
-import { defineTool, isContent, renderValue, type Json, type ToolDefinition, type ToolExec } from '@rein/kernel'
+import { CodedError, defineTool, isContent, renderValue, type Json, type ToolDefinition, type ToolExec } from '@rein/kernel'
 import type { Progress, Tool } from '@modelcontextprotocol/sdk/types.js'
 import { MCP_TOOL_ERROR } from './codes.js'
 import type { ServerConnection } from './connection.js'
 import { errorText, toContent } from './content.js'
-import { classify, McpCallError, totalCeiling } from './errors.js'
+import { classify, totalCeiling } from './errors.js'
 import { withoutPatterns } from './schema.js'
 
 /** The rein definition of MCP tool `tool`, registered as `name`. */
@@ -33,7 +33,7 @@ export function mcpTool(connection: ServerConnection, tool: Tool, name: string):
   })
 }
 
-/** Runs `tool` on the server for one call. Throws `McpCallError`s, or the signal's reason on abort. */
+/** Runs `tool` on the server for one call. Throws `CodedError`s, or the signal's reason on abort. */
 async function callTool(connection: ServerConnection, tool: string, args: Record<string, unknown>,
   exec: ToolExec): Promise<Json> {
   const signal = exec.signal
@@ -63,7 +63,7 @@ async function callTool(connection: ServerConnection, tool: string, args: Record
     signal.removeEventListener('abort', onAbort)
   }
   const content = Array.isArray(result.content) ? result.content : undefined
-  if (result.isError === true) throw new McpCallError(MCP_TOOL_ERROR, connection.redact(errorText(content, tool)))
+  if (result.isError === true) throw new CodedError(connection.redact(errorText(content, tool)), MCP_TOOL_ERROR)
   if (result.structuredContent !== undefined) return result.structuredContent as Json
   return toContent(content)
 }

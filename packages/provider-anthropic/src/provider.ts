@@ -3,10 +3,11 @@
  * validated once, here. This file says what is particular to the wire — `<baseURL>/v1/messages`,
  * the `x-api-key` credential and `anthropic-version`, which answers retry (408, 409, 429, 5xx
  * and 529, unless the server's `x-should-retry` says otherwise), the `request-id` header — and
- * the kit does the rest: the POST with retries, SSE, and `stream`/`generate`.
+ * the kit does the rest (`wireProvider`): the POST with retries, SSE, and `stream`/`generate`.
  */
-import type { GenerateRequest, Provider } from '@rein/kernel'
-import { answers, NETWORK_FACTS, transientStatus, type AnswerEvent, type Endpoint, type HttpDeps } from '@rein/provider-kit'
+import {
+  NETWORK_FACTS, transientStatus, wireProvider, type AnswerEvent, type HttpDeps, type WireFormat, type WireProvider, type WireTarget,
+} from '@rein/provider-kit'
 import { classifyHttpError, type AnthropicSite } from './classify.js'
 import { resolveConfig, type AnthropicProviderConfig, type ResolvedConfig } from './config.js'
 import { MessageAssembler } from './stream-assembler.js'
@@ -16,14 +17,11 @@ import { parseMessage, type AnthropicAssistantMessage } from './wire-response.js
 /** A streamed event whose final message carries `finishReason` (the `stop_reason`). */
 export type AnthropicStreamEvent = AnswerEvent<AnthropicAssistantMessage>
 
-/** The provider, with the model and server it talks to (for display). */
-export interface AnthropicProvider extends Provider {
-  readonly model: string
-  /** The server root requests go to (`<baseURL>/v1/messages`). */
-  readonly baseURL: string
-  generate(req: GenerateRequest): Promise<AnthropicAssistantMessage>
-  stream(req: GenerateRequest): AsyncIterable<AnthropicStreamEvent>
-}
+/**
+ * The provider, with the model and server it talks to (for display); its `baseURL` is the
+ * server root requests go to (`<baseURL>/v1/messages`).
+ */
+export type AnthropicProvider = WireProvider<AnthropicAssistantMessage>
 
 /** The request site of a config, for error messages; a network error's cause keeps its network facts only. */
 export function siteOf(config: ResolvedConfig): AnthropicSite {
@@ -36,19 +34,20 @@ function retryableStatus(status: number): boolean {
   return status === 408 || status === 409 || transientStatus(status)
 }
 
-/** Where and how requests go. */
-function endpointOf(config: ResolvedConfig, site: AnthropicSite): Endpoint {
-  return {
+/** The Messages API wire. */
+const messages: WireFormat<ResolvedConfig, AnthropicSite, AnthropicAssistantMessage> = {
+  site: siteOf,
+  target: (config): WireTarget => ({
     url: config.endpoint,
     shownURL: config.endpoint,
     headers: { 'anthropic-version': config.anthropicVersion, ...(config.apiKey === undefined ? {} : { 'x-api-key': config.apiKey }) },
-    configuredHeaders: config.headers,
-    site,
-    retry: { ...config, retryableStatus, honourShouldRetry: true },
     requestIdHeader: 'request-id',
-    classify: (failure) => classifyHttpError(failure, site),
-    idleTimeoutMs: config.idleTimeoutMs,
-  }
+  }),
+  retry: { retryableStatus, honourShouldRetry: true },
+  classify: classifyHttpError,
+  body: buildRequest,
+  parse: parseMessage,
+  assembler: (site) => new MessageAssembler(site),
 }
 
 /**
@@ -56,17 +55,5 @@ function endpointOf(config: ResolvedConfig, site: AnthropicSite): Endpoint {
  * bad config. `deps` replaces fetch, the clock, the dice or the sleep (tests only).
  */
 export function createProvider(config: AnthropicProviderConfig, deps: Partial<HttpDeps> = {}): AnthropicProvider {
-  const resolved = resolveConfig(config)
-  const site = siteOf(resolved)
-  return {
-    model: resolved.model,
-    baseURL: resolved.baseURL,
-    ...answers({
-      endpoint: endpointOf(resolved, site),
-      stream: resolved.stream,
-      body: (req, stream) => buildRequest(resolved, req, stream),
-      parse: (text) => parseMessage(text, site),
-      assembler: () => new MessageAssembler(site),
-    }, deps),
-  }
+  return wireProvider(resolveConfig(config), messages, deps)
 }

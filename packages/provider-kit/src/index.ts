@@ -22,5 +22,6 @@ export { postWithRetries, requestHeaders, defaultDeps, type Endpoint, type HttpD
 export { parseSSE, SSEParser, type SSEEvent, type SSELimits } from './sse.js'
 export { MAX_BODY_BYTES, MAX_SSE_EVENT_SIZE, MAX_ERROR_BODY_BYTES, DEFAULT_IDLE_TIMEOUT_MS } from './limits.js'
 export { answers, type Answers, type AnswerEvent, type Assembler, type Wire } from './answers.js'
+export { wireProvider, wireEndpoint, type WireProvider, type WireConfig, type WireFormat, type WireTarget } from './provider.js'
 export { readHttpURL, quotableURL, type HttpURLReading, type HttpURLProblem } from './http-url.js'
 export { ConfigCheck, type TransportConfig, type Transport, type SecretAdvice } from './config-checks.js'

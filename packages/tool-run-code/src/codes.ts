@@ -1,7 +1,7 @@
 /**
- * The result codes `run_code` adds to the kernel's catalogue, and the error its body throws
- * to carry one. A deadline reuses the kernel's `TOOL_TIMEOUT` and a return value that is not
- * JSON its `INVALID_TOOL_OUTPUT`, so a policy that matches those codes needs no new cases.
+ * The result codes `run_code` adds to the kernel's catalogue; its body throws them as the
+ * kernel's `CodedError`. A deadline reuses the kernel's `TOOL_TIMEOUT` and a return value that
+ * is not JSON its `INVALID_TOOL_OUTPUT`, so a policy that matches those codes needs no new cases.
  */
 
 /** The code threw an exception it did not catch (a syntax error included). */
@@ -14,11 +14,3 @@ export const SANDBOX_FAILED = 'SANDBOX_FAILED'
 export const NOT_CALLABLE = 'NOT_CALLABLE'
 /** The code made more tool calls than `maxCalls` in one run. */
 export const TOO_MANY_CALLS = 'TOO_MANY_CALLS'
-
-/** An error with a result code; the kernel turns a thrown one into a failed result with that code. */
-export class RunCodeError extends Error {
-  constructor(readonly code: string, message: string, name = 'RunCodeError') {
-    super(message)
-    this.name = name
-  }
-}

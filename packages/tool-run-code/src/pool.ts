@@ -4,7 +4,8 @@
  * other is terminated, so a crashed or stopped sandbox never serves another run. Nothing is
  * global: each plugin instance has its own pool, and `dispose()` ends every thread it started.
  */
-import { RunCodeError, SANDBOX_FAILED } from './codes.js'
+import { CodedError } from '@rein/kernel'
+import { SANDBOX_FAILED } from './codes.js'
 import { SandboxThread, type ThreadOptions } from './thread.js'
 
 /** Idle threads kept warm for the next run. */
@@ -29,7 +30,7 @@ export class SandboxPool {
 
   /** A thread ready for a run. Rejects with `signal.reason` when `signal` aborts while it starts. */
   async acquire(signal: AbortSignal): Promise<SandboxThread> {
-    if (this.#disposed) throw new RunCodeError(SANDBOX_FAILED, 'run_code was disposed with its plugin')
+    if (this.#disposed) throw new CodedError('run_code was disposed with its plugin', SANDBOX_FAILED)
     let idle: Idle | undefined
     while ((idle = this.#idle.pop())) {
       clearTimeout(idle.timer)

@@ -5,7 +5,8 @@
  * code is in a busy loop. An idle thread is unreferenced, so it never keeps the process alive.
  */
 import { Worker } from 'node:worker_threads'
-import { RunCodeError, SANDBOX_FAILED } from './codes.js'
+import { CodedError } from '@rein/kernel'
+import { SANDBOX_FAILED } from './codes.js'
 import type { FromSandbox } from './protocol.js'
 
 /** The thread entry (`worker.mjs` beside this file, in `src/` and in `dist/src/` alike). */
@@ -51,7 +52,7 @@ export class SandboxThread {
         resolve()
       }
       this.worker.on('message', onMessage)
-      this.exited.then(() => reject(new RunCodeError(SANDBOX_FAILED, `the sandbox thread failed to start: ${this.failure}`)))
+      this.exited.then(() => reject(new CodedError(`the sandbox thread failed to start: ${this.failure}`, SANDBOX_FAILED)))
     })
     this.ready.catch(() => {})
   }

@@ -25,11 +25,3 @@ export const EDIT_NO_CHANGE = 'EDIT_NO_CHANGE'
 /** grep: the pattern is not a valid JavaScript regular expression; glob/grep: a bad glob. */
 export const INVALID_PATTERN = 'INVALID_PATTERN'
 
-/** An error a file tool throws on purpose: its `code` becomes the result's code. */
-export class FsToolError extends Error {
-  constructor(readonly code: string, message: string) {
-    super(message)
-    this.name = 'FsToolError'
-  }
-}
-

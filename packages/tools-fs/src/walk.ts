@@ -8,21 +8,22 @@
  */
 import path from 'node:path'
 import { glob } from 'tinyglobby'
+import { CodedError } from '@rein/kernel'
 import { inside, type Root } from '@rein/workspace'
-import { FsToolError, INVALID_PATTERN, TOOL_DENIED } from './codes.js'
+import { INVALID_PATTERN, TOOL_DENIED } from './codes.js'
 
 const CLIMBS = /(^|[\\/{,])\.\.($|[\\/},])/
 
 /** Refuses a glob pattern that could reach outside the folder it is matched in. */
 export function checkPattern(pattern: string, root: Root): void {
-  if (pattern === '') throw new FsToolError(INVALID_PATTERN, 'the glob pattern is empty')
+  if (pattern === '') throw new CodedError('the glob pattern is empty', INVALID_PATTERN)
   if (path.isAbsolute(pattern) || pattern.startsWith('~')) {
-    throw new FsToolError(TOOL_DENIED, `glob pattern "${pattern}" is refused: patterns are relative to the root ${root.path}; `
-      + 'pass a folder as path instead')
+    throw new CodedError(`glob pattern "${pattern}" is refused: patterns are relative to the root ${root.path}; `
+      + 'pass a folder as path instead', TOOL_DENIED)
   }
   if (CLIMBS.test(pattern)) {
-    throw new FsToolError(TOOL_DENIED, `glob pattern "${pattern}" is refused: ".." would lead out of the folder searched `
-      + `(the root is ${root.path})`)
+    throw new CodedError(`glob pattern "${pattern}" is refused: ".." would lead out of the folder searched `
+      + `(the root is ${root.path})`, TOOL_DENIED)
   }
 }
 
@@ -42,7 +43,7 @@ export async function findFiles(dir: string, pattern: string, ignore: readonly s
     })
   } catch (error) {
     signal.throwIfAborted()
-    throw new FsToolError(INVALID_PATTERN, `glob pattern "${pattern}" could not be used: ${(error as Error).message}`)
+    throw new CodedError(`glob pattern "${pattern}" could not be used: ${(error as Error).message}`, INVALID_PATTERN)
   }
   signal.throwIfAborted()
   return found.map((file) => path.normalize(file)).filter((file) => inside(file, dir)).sort()

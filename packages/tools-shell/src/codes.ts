@@ -10,11 +10,3 @@ export { TOOL_DENIED }
 export const BAD_CWD = 'BAD_CWD'
 /** The shell could not be started at all (the command never ran). */
 export const SPAWN_FAILED = 'SPAWN_FAILED'
-
-/** An error the bash tool throws on purpose: its `code` becomes the result's code. */
-export class ShellToolError extends Error {
-  constructor(readonly code: string, message: string) {
-    super(message)
-    this.name = 'ShellToolError'
-  }
-}

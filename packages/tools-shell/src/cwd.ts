@@ -6,8 +6,9 @@
  * command starts, not what it does: bash itself is not sandboxed, and a command may `cd /`.
  */
 import type { FileHandle } from 'node:fs/promises'
+import { CodedError } from '@rein/kernel'
 import { FOR, NOT_FOUND, openInside, WRONG_TYPE, type Root } from '@rein/workspace'
-import { BAD_CWD, ShellToolError } from './codes.js'
+import { BAD_CWD } from './codes.js'
 
 /** The folder for `input` (default: the root), open and checked. Throws `TOOL_DENIED` or `BAD_CWD`. */
 export async function openCwd(root: Root, input: string | undefined): Promise<FileHandle> {
@@ -17,8 +18,8 @@ export async function openCwd(root: Root, input: string | undefined): Promise<Fi
     return await openInside(root, real, FOR.folder, cwd, `cwd "${cwd}" is not a folder`)
   } catch (error) {
     const code = (error as { code?: unknown }).code
-    if (code === NOT_FOUND) throw new ShellToolError(BAD_CWD, `cwd "${cwd}" does not exist`)
-    if (code === WRONG_TYPE) throw new ShellToolError(BAD_CWD, `cwd "${cwd}" is not a folder`)
+    if (code === NOT_FOUND) throw new CodedError(`cwd "${cwd}" does not exist`, BAD_CWD)
+    if (code === WRONG_TYPE) throw new CodedError(`cwd "${cwd}" is not a folder`, BAD_CWD)
     throw error
   }
 }

@@ -7,8 +7,9 @@
  * holds the output open, it settles `settleMs(killGraceMs)` later without it.
  */
 import { spawn } from 'node:child_process'
+import { CodedError } from '@rein/kernel'
 import { Capture } from './capture.js'
-import { SPAWN_FAILED, ShellToolError } from './codes.js'
+import { SPAWN_FAILED } from './codes.js'
 import { endSession } from './session.js'
 
 export interface RunOptions {
@@ -113,7 +114,7 @@ export function run(options: RunOptions): Promise<RunOutcome> {
       if (child.pid !== undefined) return // a failed kill or pipe: the 'close' event still comes
       settled = true
       signal.removeEventListener('abort', onAbort)
-      reject(new ShellToolError(SPAWN_FAILED, `could not start ${options.shell}: ${error.message}`))
+      reject(new CodedError(`could not start ${options.shell}: ${error.message}`, SPAWN_FAILED))
     })
     if (child.pid === undefined) return
     const sid = child.pid

@@ -7,8 +7,10 @@
  * exactly each member's. A group is closed, its timers and listener cleared, in the microtask
  * after its last member left, unless a call of the same millisecond joined it meanwhile (the
  * next call of a batch starts as the previous one ends); a group whose signal aborted takes no
- * new members. State is per instance (one per plugin), never global.
+ * new members. The shared signal takes any number of listeners, one per member's body, without
+ * Node's leak warning. State is per instance (one per plugin), never global.
  */
+import { setMaxListeners } from 'node:events'
 import { CallWatch, type Watch } from './watch.js'
 
 /** Queues microtasks (see `Group.leave`). */
@@ -48,6 +50,9 @@ class Group extends CallWatch {
 
   constructor(caller: AbortSignal, ms: number | undefined, readonly at: number, graceMs: number, private readonly onEmpty: (group: Group) => void) {
     super(caller, ms, graceMs)
+    // Every member's body may listen to the shared signal: as many listeners as calls in
+    // flight is expected here, not the leak Node's warning (at 11) is meant to catch.
+    setMaxListeners(0, this.signal)
   }
 
   /** One member's call is over; once the last one is out, the group closes in the next microtask. */

@@ -1,6 +1,6 @@
 import { ABANDONED_NAMES, TOOL_TIMEOUT, ABORTED, type ToolExec } from '@rein/kernel'
 import fc from 'fast-check'
-import { afterEach, describe, expect, it, vi } from 'vitest'
+import { afterEach, describe, expect, it, onTestFinished, vi } from 'vitest'
 import { ABANDONED, Config, DEFAULT_TIMEOUT_MS, deadlineFor } from '../src/index.js'
 import { cooperative, flush, harness, outcome, stuck, tool, track, useFakeClock } from './helpers.js'
 
@@ -260,6 +260,30 @@ describe('calls that start together', () => {
     await vi.advanceTimersByTimeAsync(10); await flush()
     expect(outcome(later.result)[0]).toBe(TOOL_TIMEOUT)
     expect(vi.getTimerCount()).toBe(0)
+  })
+
+  it('take any number of listeners on their shared signal without a leak warning', async () => {
+    const warnings: string[] = []
+    const onWarning = (warning: Error) => { warnings.push(`${warning.name}: ${warning.message}`) }
+    process.on('warning', onWarning)
+    onTestFinished(() => { process.off('warning', onWarning) })
+    const signals = new Set<AbortSignal>()
+    let release = () => {}
+    const released = new Promise<void>((resolve) => { release = resolve })
+    const ctx = await harness({}, [tool('listening', (_args, exec) => {
+      signals.add(exec.signal)
+      exec.signal.addEventListener('abort', () => {}, { once: true })
+      return released.then(() => 'done')
+    }, { timeoutMs: 60_000 })])
+    useFakeClock()
+    const caller = new AbortController()
+    const calls = Array.from({ length: 1000 }, (_, n) => ctx.tools.execute({ id: `c${n}`, name: 'listening', arguments: {} }, { signal: caller.signal }))
+    await flush()
+    expect(signals.size).toBe(1)
+    release()
+    expect((await Promise.all(calls)).every((result) => !result.isError)).toBe(true)
+    await flush() // Node emits the warning on a later tick
+    expect(warnings).toEqual([])
   })
 
   it('each get their own watch when progress restarts the deadline', async () => {

@@ -7,9 +7,9 @@
  * and replaced whole through a new file renamed over it (`replaceFile`), so it is never seen
  * cut short. Exclusive.
  */
-import { defineTool, type ContentBlock } from '@rein/kernel'
+import { CodedError, defineTool, type ContentBlock } from '@rein/kernel'
 import { FOR, kindOf, openInside, replaceFile, type Root } from '@rein/workspace'
-import { EDIT_NO_CHANGE, EDIT_NO_MATCH, EDIT_NOT_UNIQUE, FsToolError, NOT_TEXT, WRONG_TYPE } from '../codes.js'
+import { EDIT_NO_CHANGE, EDIT_NO_MATCH, EDIT_NOT_UNIQUE, NOT_TEXT, WRONG_TYPE } from '../codes.js'
 import { looksBinary } from '../lines.js'
 import { decodeUtf8 } from '../text.js'
 
@@ -45,17 +45,17 @@ export function editFileTool(root: Root) {
     async execute(args, exec) {
       const { real, shown } = await root.resolve(args.path)
       if (args.old_string === args.new_string) {
-        throw new FsToolError(EDIT_NO_CHANGE, 'old_string and new_string are the same; the edit would change nothing')
+        throw new CodedError('old_string and new_string are the same; the edit would change nothing', EDIT_NO_CHANGE)
       }
       const text = await readText(root, real, args.path, shown, exec.signal)
       const parts = text.split(args.old_string)
       const count = parts.length - 1
       if (count === 0) {
-        throw new FsToolError(EDIT_NO_MATCH, `old_string does not occur in "${shown}"; read the file and copy the text exactly`)
+        throw new CodedError(`old_string does not occur in "${shown}"; read the file and copy the text exactly`, EDIT_NO_MATCH)
       }
       if (count > 1 && !args.replace_all) {
-        throw new FsToolError(EDIT_NOT_UNIQUE, `old_string occurs ${count} times in "${shown}"; `
-          + 'add surrounding lines to make it unique, or set replace_all to replace every occurrence')
+        throw new CodedError(`old_string occurs ${count} times in "${shown}"; `
+          + 'add surrounding lines to make it unique, or set replace_all to replace every occurrence', EDIT_NOT_UNIQUE)
       }
       const next = Buffer.from(parts.join(args.new_string), 'utf8')
       exec.signal.throwIfAborted()
@@ -70,12 +70,12 @@ async function readText(root: Root, real: string, input: string, shown: string, 
   const file = await openInside(root, real, FOR.read, input)
   try {
     const stat = await file.stat()
-    if (!stat.isFile()) throw new FsToolError(WRONG_TYPE, `"${shown}" is ${kindOf(stat)}, not a regular file`)
-    if (await looksBinary(file)) throw new FsToolError(NOT_TEXT, `"${shown}" looks binary (it contains NUL bytes); edit_file edits text only`)
+    if (!stat.isFile()) throw new CodedError(`"${shown}" is ${kindOf(stat)}, not a regular file`, WRONG_TYPE)
+    if (await looksBinary(file)) throw new CodedError(`"${shown}" looks binary (it contains NUL bytes); edit_file edits text only`, NOT_TEXT)
     const text = decodeUtf8(await file.readFile({ signal }))
     if (text === undefined) {
-      throw new FsToolError(NOT_TEXT, `"${shown}" is not valid UTF-8; edit_file edits UTF-8 text only, since it would `
-        + 'change the bytes it cannot decode. Convert the file to UTF-8 first, or replace it whole with write_file')
+      throw new CodedError(`"${shown}" is not valid UTF-8; edit_file edits UTF-8 text only, since it would `
+        + 'change the bytes it cannot decode. Convert the file to UTF-8 first, or replace it whole with write_file', NOT_TEXT)
     }
     return text
   } finally {

@@ -6,10 +6,10 @@
  * descriptor checked to be inside the root (one found elsewhere is left out); only their text
  * goes to the matcher, which runs the regex in a worker that an abort or a deadline ends.
  */
-import { defineTool, type ContentBlock } from '@rein/kernel'
+import { CodedError, defineTool, type ContentBlock } from '@rein/kernel'
 import { headItems } from '@rein/retention'
 import { changed, FOR, openInside, TOOL_DENIED, type Root } from '@rein/workspace'
-import { FsToolError, INVALID_PATTERN } from '../codes.js'
+import { INVALID_PATTERN } from '../codes.js'
 import type { Config } from '../config.js'
 import { looksBinary } from '../lines.js'
 import type { Matcher } from '../matcher.js'
@@ -80,7 +80,7 @@ export function grepTool(root: Root, config: Config, matcher: Matcher) {
       try {
         new RegExp(args.pattern, flags) // compiling never backtracks; only matching runs in the worker
       } catch (error) {
-        throw new FsToolError(INVALID_PATTERN, `"${args.pattern}" is not a valid regular expression: ${(error as Error).message}`)
+        throw new CodedError(`"${args.pattern}" is not a valid regular expression: ${(error as Error).message}`, INVALID_PATTERN)
       }
       if (args.glob !== undefined) checkPattern(args.glob, root)
       const { real } = await root.resolve(args.path ?? '.')

@@ -6,9 +6,9 @@
  * not UTF-8 says so (`notUtf8`). The file is read through a descriptor checked to be inside
  * the root (`openInside`).
  */
-import { defineTool, type ContentBlock } from '@rein/kernel'
+import { CodedError, defineTool, type ContentBlock } from '@rein/kernel'
 import { FOR, openInside, type Root } from '@rein/workspace'
-import { FsToolError, NOT_TEXT, WRONG_TYPE } from '../codes.js'
+import { NOT_TEXT, WRONG_TYPE } from '../codes.js'
 import type { Config } from '../config.js'
 import { looksBinary, readWindow } from '../lines.js'
 
@@ -74,9 +74,9 @@ export function readFileTool(root: Root, config: Config) {
       const file = await openInside(root, real, FOR.read, args.path)
       try {
         const stat = await file.stat()
-        if (stat.isDirectory()) throw new FsToolError(WRONG_TYPE, `"${shown}" is a directory; use list_dir`)
-        if (!stat.isFile()) throw new FsToolError(WRONG_TYPE, `"${shown}" is not a regular file`)
-        if (await looksBinary(file)) throw new FsToolError(NOT_TEXT, `"${shown}" looks binary (it contains NUL bytes); read_file reads text only`)
+        if (stat.isDirectory()) throw new CodedError(`"${shown}" is a directory; use list_dir`, WRONG_TYPE)
+        if (!stat.isFile()) throw new CodedError(`"${shown}" is not a regular file`, WRONG_TYPE)
+        if (await looksBinary(file)) throw new CodedError(`"${shown}" looks binary (it contains NUL bytes); read_file reads text only`, NOT_TEXT)
         const window = await readWindow(file, args.offset ?? 1, args.limit ?? config.maxReadLines, config.maxReadBytes, exec.signal)
         const more = window.endLine < window.totalLines
         const value: ReadFileValue = {
