@@ -72,6 +72,7 @@ export function resultOf(value: unknown): ToolExecutionResult | string {
     const error = errorOf(readSafely(value, 'error'))
     if (typeof error === 'string') return error
     out = { isError: true, content, error }
+    if (readSafely(value, 'endsRun') === true) out.endsRun = true
   } else {
     return 'a result needs isError: true or false'
   }
