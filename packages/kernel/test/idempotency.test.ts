@@ -83,7 +83,7 @@ describe('result.endsRun', () => {
     await plug(ctx, 'stopper', (ctx) => {
       ctx.on('tools/execute', () => ({
         isError: true, content: [{ type: 'text', text: 'Error: spent' }], error: { message: 'spent', info: { code: 'BUDGET_EXCEEDED' } }, endsRun: true,
-      } as ToolExecutionResult))
+      } as ToolExecutionResult) as never)
     })
     ctx.tools.register(echoTool())
     const result = await ctx.tools.execute(call({ text: 'x' }))
