@@ -38,7 +38,7 @@ export async function harness(config: budget.ConfigInput, plugins: { before?: (c
 /** Runs an agent over `steps` on `session` (a fresh memory session by default). */
 export async function runAgent(ctx: Context, steps: ScriptStep[], session: SessionStore = memorySession(), input = 'go') {
   const provider = scripted(steps)
-  const agent = createAgent(ctx, { provider, session })
+  const agent = createAgent(ctx, { provider, session, maxTurns: 50 })
   const outcome = await agent.run(input)
   return { outcome, provider, session }
 }
