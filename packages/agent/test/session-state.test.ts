@@ -153,6 +153,14 @@ describe('per-session plugin state', () => {
     expect(sessions).toEqual([undefined])
   })
 
+  it('is refused a store without an id: createAgent names what is missing', async () => {
+    const ctx = await kernelContext()
+    const inner = memorySession()
+    const store = { load: () => inner.load(), append: inner.append } as unknown as SessionStore
+    expect(() => scriptedAgent(ctx, [], { session: store }))
+      .toThrow('createAgent(ctx, options): options.session.id must be a non-empty string naming the session (the same in every process that opens it)')
+  })
+
   it('gives every memorySession() an id of its own', () => {
     const ids = new Set(Array.from({ length: 50 }, () => memorySession().id))
     expect(ids.size).toBe(50)
