@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest'
 import type { Context } from 'cordis'
 import { PIPELINE_FAILED, defineTool, type Json, type SessionRef } from '@rein/kernel'
 import { callMessage, textMessage, toolCall } from '@rein/testing'
-import { jsonlSession, memorySession, type SessionEntry, type SessionStore } from '../src/index.js'
+import { jsonlSession, memorySession, stateOf, type SessionEntry, type SessionStore } from '../src/index.js'
 import { kernelContext, scriptedAgent, tempDir } from './helpers.js'
 
 /** A counter plugin: each call adds one to `count` of this session, and returns what it saw before. */
@@ -73,6 +73,7 @@ describe('per-session plugin state', () => {
     expect(second.sessions.map((s) => s?.id)).toEqual([path])
     const reread = jsonlSession(path)
     expect(values(await reread.load())).toEqual(['1', '2', '3'])
+    expect(stateOf(await reread.load()).get('counter')?.get('count')).toBe(3)
     await reread.close?.()
   })
 
