@@ -66,6 +66,9 @@ function report(outcome: RunOutcome, io: Io, view: ProgressView): number {
     case 'max-turns':
       view.status('stopped: the run reached its maxTurns limit (agent.maxTurns in rein.yaml)')
       return ExitCodes.FAILURE
+    case 'stopped':
+      view.status(`stopped by ${outcome.stop?.tool ?? 'a tool result'}: ${outcome.stop?.message ?? 'a result asked the run to end'}`)
+      return ExitCodes.FAILURE
     case 'error':
       view.close()
       println(io.stderr, `rein: the run failed: ${outcome.error?.message ?? 'unknown error'}`)

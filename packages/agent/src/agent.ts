@@ -2,13 +2,16 @@
  * The agent loop. It only orchestrates: ask the model with `ctx.tools.specs()`, hand the
  * batch of tool calls to the scheduler, which commits their results in model order, ask
  * again. It ends `completed` (an answer without calls, or a `concludesTurn` result),
- * `max-turns` (said to the model in the transcript), `aborted` (the transcript stays valid) or
+ * `max-turns` (said to the model in the transcript), `aborted` (the transcript stays valid),
+ * `stopped` (a result with `endsRun`, such as a budget's `end-run`, after its batch commits) or
  * `error` (a provider, session or scheduler failure: nothing is made up; the next run repairs).
  */
 import { randomUUID } from 'node:crypto'
 import { setMaxListeners } from 'node:events'
 import type { Context } from 'cordis'
-import { type AssistantMessage, type ContentBlock, type Message, type Provider, type ToolService } from '@rein/kernel'
+import {
+  type AssistantMessage, type ContentBlock, type Message, type Provider, type ToolCall, type ToolExecutionResult, type ToolService,
+} from '@rein/kernel'
 import { renameRepeatedIds } from './call-ids.js'
 import { AgentEvents } from './events.js'
 import { askModel } from './model-call.js'
@@ -40,9 +43,11 @@ export interface RunOptions {
 
 /** How a run ended, and the whole transcript of the session so far. */
 export interface RunOutcome {
-  kind: 'completed' | 'max-turns' | 'aborted' | 'error'
+  kind: 'completed' | 'max-turns' | 'aborted' | 'error' | 'stopped'
   messages: Message[]
   error?: Error
+  /** Why a `stopped` run stopped: the call whose result asked it to, and that result's code and message. */
+  stop?: { callId: string, tool: string, code?: string, message: string }
   /**
    * The answer: the text of the model's last message, present only when `kind` is
    * `completed` ('' when that message had only tool calls, as when a `concludesTurn` result
@@ -133,9 +138,10 @@ async function runLoop(env: LoopEnv, input: string | ContentBlock[] | undefined,
   const events = new AgentEvents(ctx, runId)
   const model = modelOf(settings.provider)
   let steps = 0
-  const end = (kind: RunOutcome['kind'], error?: unknown): RunOutcome => {
+  const end = (kind: RunOutcome['kind'], error?: unknown, stop?: RunOutcome['stop']): RunOutcome => {
     const messages = log.messages()
     const outcome: RunOutcome = error === undefined ? { kind, messages } : { kind, messages, error: asError(error) }
+    if (stop) outcome.stop = stop
     if (kind === 'completed') outcome.text = finalText(messages)
     if (events.listens('agent/run-end')) {
       events.emit('agent/run-end', { runId, agent, at: Date.now(), outcome: kind, error: outcome.error, steps })
@@ -190,7 +196,7 @@ async function runLoop(env: LoopEnv, input: string | ContentBlock[] | undefined,
       if (calls.length === 0) return end('completed')
 
       const batch = await runBatch(calls, {
-        tools, events, agent, turn, signal, log, givenIds,
+        tools, events, agent, turn, signal, log, givenIds, session: log.session,
         maxParallel: settings.maxParallelToolCalls,
       })
       if (batch.kind === 'failed') {
@@ -204,6 +210,8 @@ async function runLoop(env: LoopEnv, input: string | ContentBlock[] | undefined,
       await log.append({ type: 'turn/end', turn, outcome })
       events.emit('agent/turn-end', { runId, agent, turn, calls: calls.length, outcome })
       if (outcome === 'aborted') return end('aborted')
+      const stopAt = batch.results.findIndex((result) => result.isError && result.endsRun)
+      if (stopAt !== -1) return end('stopped', undefined, stopOf(calls[stopAt]!, batch.results[stopAt]!))
       if (batch.results.some((result) => !result.isError && result.concludesTurn)) return end('completed')
     }
   } catch (error) {
@@ -228,7 +236,10 @@ function checkOptions(options: AgentOptions): Settings {
   }
   const session = options.session ?? memorySession()
   if (typeof session.load !== 'function' || typeof session.append !== 'function') {
-    throw new TypeError(`${where}: options.session must be a SessionStore (load() and append(entry)), e.g. jsonlSession(path)`)
+    throw new TypeError(`${where}: options.session must be a SessionStore (id, load() and append(entry)), e.g. jsonlSession(path)`)
+  }
+  if (typeof session.id !== 'string' || session.id === '') {
+    throw new TypeError(`${where}: options.session.id must be a non-empty string naming the session (the same in every process that opens it)`)
   }
   return {
     provider: options.provider,
@@ -253,6 +264,14 @@ function finalText(messages: readonly Message[]): string {
     if (message.role === 'assistant') return message.content
   }
   return ''
+}
+
+/** What stopped a run: the call (as the batch renamed it) and its failure. */
+function stopOf(call: ToolCall, result: ToolExecutionResult): NonNullable<RunOutcome['stop']> {
+  const failed = result as Extract<ToolExecutionResult, { isError: true }>
+  const stop: NonNullable<RunOutcome['stop']> = { callId: call.id, tool: call.name, message: failed.error.message }
+  if (failed.error.info?.code) stop.code = failed.error.info.code
+  return stop
 }
 
 function asError(error: unknown): Error {

@@ -32,7 +32,7 @@ export interface RunStartEvent extends RunFacts {
 /** A run ended; `outcome` is the `kind` of what `agent.run()` resolves with. */
 export interface RunEndEvent extends RunFacts {
   at: number
-  outcome: 'completed' | 'max-turns' | 'aborted' | 'error'
+  outcome: 'completed' | 'max-turns' | 'aborted' | 'error' | 'stopped'
   /** The run's error, for `outcome: 'error'`. */
   error?: Error
   /** Model requests made by this run. */

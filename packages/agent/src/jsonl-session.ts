@@ -121,6 +121,7 @@ export function jsonlSession(path: string): SessionStore {
   }
 
   return {
+    id: path,
     async load() {
       await openOnce()
       while (flushing) await flushing

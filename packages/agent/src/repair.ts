@@ -16,7 +16,7 @@ export async function repairSession(ctx: Context, log: SessionLog, agent: string
   const turns = new Set<number>()
   for (const { turn, index, call, started } of missing) {
     const [code, message] = started ? [TOOL_OUTCOME_UNKNOWN, Messages.outcomeUnknown] : [TOOL_NOT_STARTED, Messages.notStarted]
-    const result = await ctx.tools.settle(started ?? call, code, message, { turn, index, agent })
+    const result = await ctx.tools.settle(started ?? call, code, message, { turn, index, agent, session: log.session })
     await log.append(resultEntry(turn, index, call.id, result))
     turns.add(turn)
   }

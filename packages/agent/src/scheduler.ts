@@ -12,7 +12,7 @@
  */
 import {
   ABORTED_BEFORE_DISPATCH, DEPENDENCY_FAILED, INVALID_PLAN, Messages, codeOf,
-  type ExecuteOptions, type ExecutionMode, type Json, type ToolCall, type ToolExecutionResult, type ToolFailure,
+  type ExecuteOptions, type ExecutionMode, type Json, type SessionRef, type ToolCall, type ToolExecutionResult, type ToolFailure,
 } from '@rein/kernel'
 import { Barrier } from './barrier.js'
 import { CommitCursor } from './commit.js'
@@ -35,6 +35,8 @@ export interface BatchEnv {
   signal?: AbortSignal
   /** Appends entries durably (`tool/call`, with `at`, before a call runs; `tool/result` in model order). */
   log: { append(entry: NewSessionEntry): Promise<unknown> }
+  /** The session every call belongs to (`exec.session`: its id and the plugins' per-session state). */
+  session?: SessionRef
   /** The id the model gave each call renamed for repeating an earlier call's id (`renameRepeatedIds`), by index. */
   givenIds?: ReadonlyMap<number, string>
 }
@@ -356,10 +358,10 @@ class Batch implements SlotOwner {
   }
 
   /**
-   * The call's options: the run's own signal (started calls see its abort directly), and the
-   * slot as the kernel's stage callbacks, which order pre- and post-execute across the batch.
+   * The call's options: the run's own signal (started calls see its abort directly), the
+   * session, and the slot as the kernel's stage callbacks, which order pre- and post-execute across the batch.
    */
   private optionsFor(slot: Slot): ExecuteOptions {
-    return { signal: this.env.signal, turn: this.env.turn, index: slot.plan.index, agent: this.env.agent, stages: slot }
+    return { signal: this.env.signal, turn: this.env.turn, index: slot.plan.index, agent: this.env.agent, session: this.env.session, stages: slot }
   }
 }

@@ -1,17 +1,17 @@
 /**
- * The shape of a session entry, checked in one place: the JSONL reader, the agent's load of
+ * The shape of a session entry (`message`, `tool/call`, `tool/result`, `turn/end`, `state`), checked in one place: the JSONL reader, the agent's load of
  * any store and other readers of a log all ask `sessionEntryProblem`, so a session is either
  * read whole and well-formed or refused at the first thing wrong. Extra fields are allowed
  * (a newer writer may add facts); a known field of the wrong shape, an unknown `type` or a
  * `seq` out of order is not. Problems name fields and describe values by kind only: they
  * never quote the log's text, which may hold secrets.
  */
-import { isContentBlock } from '@rein/kernel'
+import { isContentBlock, snapshot } from '@rein/kernel'
 
 type Problem = string | undefined
 type Fields = Record<string, unknown>
 
-const TYPES = '"message", "tool/call", "tool/result" or "turn/end"'
+const TYPES = '"message", "tool/call", "tool/result", "turn/end" or "state"'
 const ROLES = '"system", "user", "assistant" or "tool"'
 const BLOCK = 'a content block ({ type: "text", text } or { type: "image", data, mimeType })'
 
@@ -60,6 +60,10 @@ function shapeProblem(entry: Fields): Problem {
     case 'turn/end':
       return field('turn', entry.turn, 'a whole number of at least 1', (v) => isWhole(v, 1))
         ?? oneOf('outcome', entry.outcome, ['committed', 'aborted', 'repaired'])
+    case 'state':
+      return field('plugin', entry.plugin, 'a non-empty string (the plugin the state belongs to)', (v) => isString(v) && v !== '')
+        ?? field('key', entry.key, 'a string', isString)
+        ?? field('value', entry.value, 'a JSON value', isJsonValue)
     case undefined:
       return `"type" is missing, expected ${TYPES}`
     default:
@@ -184,6 +188,11 @@ function describe(value: unknown, word = false): string {
     default:
       return typeof value
   }
+}
+
+/** A value JSON can carry exactly (a JSON reader's output always is one). */
+function isJsonValue(value: unknown): boolean {
+  return snapshot(value).ok
 }
 
 function isObject(value: unknown): value is Fields {

@@ -7,10 +7,11 @@
  * store loads is checked entry by entry (shape and `seq` order) before the agent uses any of
  * it, whichever store it is: a damaged session ends the run `error`, never a broken transcript.
  */
-import { deepFreeze, type Message } from '@rein/kernel'
+import { deepFreeze, type Message, type SessionRef } from '@rein/kernel'
 import type { NewSessionEntry, SessionEntry, SessionStore } from './session.js'
 import { sessionEntryProblem } from './session-entry.js'
-import { buildMessages, lastTurn } from './transcript.js'
+import { PluginState } from './session-state.js'
+import { buildMessages, lastTurn, turnOf } from './transcript.js'
 
 /** The session of one agent: writes go through the store, reads come from the mirror. */
 export class SessionLog {
@@ -19,7 +20,19 @@ export class SessionLog {
   // The highest turn so far, kept up to date on every append rather than found by a scan.
   private highestTurn = 0
 
-  constructor(readonly store: SessionStore) {}
+  // A `state` entry that failed to append: every later append is refused with it (DESIGN.md §7.1).
+  private stateFailure: Error | undefined
+  private readonly state = new PluginState((entry) => this.append(entry).catch((error: unknown) => {
+    this.stateFailure ??= new Error(`a plugin's session state could not be stored, so nothing after it is: ${(error as Error)?.message ?? String(error)}`, { cause: error })
+    throw error
+  }))
+
+  /** What every call of this session carries as `exec.session`: the store's id and the plugins' state. */
+  readonly session: SessionRef
+
+  constructor(readonly store: SessionStore) {
+    this.session = Object.freeze({ id: store.id, state: this.state })
+  }
 
   /** Reads the store once, on the agent's first run; throws, keeping nothing, when an entry is not valid. */
   async open(): Promise<void> {
@@ -27,11 +40,13 @@ export class SessionLog {
     const entries = checked(await this.store.load())
     this.entries = entries.map((entry) => deepFreeze(entry))
     this.highestTurn = lastTurn(this.entries)
+    this.state.load(this.entries)
     this.loaded = true
   }
 
   /** Stamps `at` when missing, appends durably, then mirrors (kept in `seq` order whatever order appends resolve in). */
   append(entry: NewSessionEntry): Promise<SessionEntry> {
+    if (this.stateFailure) return Promise.reject(this.stateFailure)
     const stamped = entry.at === undefined ? { ...entry, at: Date.now() } : entry
     let appended: Promise<SessionEntry>
     try {
@@ -48,7 +63,8 @@ export class SessionLog {
     let at = this.entries.length
     while (at > 0 && this.entries[at - 1].seq > stored.seq) at--
     this.entries.splice(at, 0, stored)
-    if (stored.turn !== undefined && stored.turn > this.highestTurn) this.highestTurn = stored.turn
+    const turn = turnOf(stored)
+    if (turn !== undefined && turn > this.highestTurn) this.highestTurn = turn
     return stored
   }
 

@@ -3,10 +3,13 @@
  * with types `message`, `tool/call`, `tool/result` and `turn/end`. A store assigns `seq` in
  * the order `append` was called and resolves an append only once the entry is durable (for
  * the in-memory store: stored). `memorySession()` keeps entries in this process only.
+ * A `state` entry holds one value of a plugin's per-session state (`exec.session.state`, DESIGN.md
+ * §7.1): `plugin`, `key` and the JSON `value`; the latest entry for a key wins.
  * The agent also writes the facts a timeline needs (all optional: older sessions lack them):
  * `at` on every entry (ms since the epoch, when appended), `mode` on `tool/call` (as classified
  * when the call started), and `timing` (`CallTiming`) and `meta` (plugins' facts) on `tool/result`.
  */
+import { randomUUID } from 'node:crypto'
 import {
   codeOf, deepFreeze, type ContentBlock, type ExecutionMode, type Json, type Message, type ToolExecutionResult, type ToolMessage,
 } from '@rein/kernel'
@@ -51,6 +54,7 @@ export type SessionEntry =
     timing?: CallTiming, meta?: Record<string, Json>, at?: number
   }
   | { seq: number, type: 'turn/end', turn: number, outcome: TurnOutcome, at?: number }
+  | { seq: number, type: 'state', plugin: string, key: string, value: Json, at?: number }
 
 type WithoutSeq<T> = T extends unknown ? Omit<T, 'seq'> : never
 
@@ -58,11 +62,17 @@ type WithoutSeq<T> = T extends unknown ? Omit<T, 'seq'> : never
 export type NewSessionEntry = WithoutSeq<SessionEntry>
 
 /**
- * Where a session lives. Implementations: `memorySession()`, `jsonlSession(path)`.
+ * Where a session lives. Implementations: `memorySession()`, `jsonlSession(path)`, `postgresSession(...)`.
  * `append` must keep call order, assign `seq` (1, 2, 3...), and resolve only when the entry
  * is durable; a failed append rejects (and the store may refuse every later one), never drops.
  */
 export interface SessionStore {
+  /**
+   * Names the session (`exec.session.id`, and so every call's idempotency key): the same for
+   * every store opened on this session, in any process. A file store's is its path as given;
+   * PostgreSQL's the session id; each `memorySession()` has a unique one.
+   */
+  readonly id: string
   /** Every entry so far, in `seq` order (copies: changing them changes nothing stored). */
   load(): Promise<SessionEntry[]>
   /** Appends one entry; resolves with it, numbered, once it is durable. */
@@ -79,6 +89,7 @@ export interface SessionStore {
 export function memorySession(): SessionStore {
   const entries: SessionEntry[] = []
   return {
+    id: `memory:${randomUUID()}`,
     async load() {
       return JSON.parse(JSON.stringify(entries))
     },

@@ -60,6 +60,14 @@ export function unanswered(entries: readonly SessionEntry[]): Unanswered[] {
 /** The highest turn number in the log (0 for a new session). */
 export function lastTurn(entries: readonly SessionEntry[]): number {
   let turn = 0
-  for (const entry of entries) if (entry.turn !== undefined && entry.turn > turn) turn = entry.turn
+  for (const entry of entries) {
+    const at = turnOf(entry)
+    if (at !== undefined && at > turn) turn = at
+  }
   return turn
+}
+
+/** The turn an entry belongs to; none for a `state` entry or a message outside any turn. */
+export function turnOf(entry: SessionEntry): number | undefined {
+  return entry.type === 'state' ? undefined : entry.turn
 }

@@ -39,6 +39,9 @@ async function resume(dir: string) {
     name: 'work', description: 'records that it ran', parameters: { type: 'object' },
     execute: async (_args, exec) => { await appendFile(join(dir, 'ran.log'), `${exec.id}\n`); return { id: exec.id } },
   }))
+  // The key every call of the resume carries, repaired ones included (their results reach the observers too).
+  const keys = new Map<string, string>()
+  ctx.on('tools/result', (exec) => { keys.set(exec.id, exec.idempotencyKey) })
   const session = jsonlSession(join(dir, 'session.jsonl'))
   const { agent, provider } = scriptedAgent(ctx, [], { session })
   const outcome = await agent.run()
@@ -48,7 +51,7 @@ async function resume(dir: string) {
   await reread.close?.()
   const codes = new Map(entries.flatMap((e) => e.type === 'tool/result' ? [[e.message.toolCallId, e.code ?? 'ok'] as const] : []))
   const ran = existsSync(join(dir, 'ran.log')) ? (await readFile(join(dir, 'ran.log'), 'utf8')).split('\n').filter(Boolean) : []
-  return { outcome, request: provider.requests.at(-1)!.messages, codes, ran }
+  return { outcome, request: provider.requests.at(-1)!.messages, codes, ran, keys }
 }
 
 /** Each kill point, and the call that is in flight there. */
@@ -67,7 +70,7 @@ describe('a process killed with SIGKILL mid-batch', () => {
     expect(existsSync(built), 'build @rein/agent first: npx tsc -b packages/agent').toBe(true)
     const dir = await tempDir('rein-kill-')
     await killAt(dir, point)
-    const { outcome, request, codes, ran } = await resume(dir)
+    const { outcome, request, codes, ran, keys } = await resume(dir)
     expect(outcome.kind).toBe('completed')
     expect(validateTranscript(request)).toEqual([])
     expect([...codes.keys()]).toEqual(['c1', 'c2', 'c3', 'c4'])
@@ -78,6 +81,10 @@ describe('a process killed with SIGKILL mid-batch', () => {
       expect(['ok', TOOL_NOT_STARTED, TOOL_OUTCOME_UNKNOWN]).toContain(code)
     }
     if (inFlight) expect(codes.get(inFlight)).toBe(TOOL_OUTCOME_UNKNOWN)
-    else expect([...codes.values()]).toEqual(['ok', 'ok', 'ok', 'ok'])
+    // The call in flight at the kill has the same idempotency key in the resuming process.
+    const childKeys = new Map((await readFile(join(dir, 'keys.log'), 'utf8')).split('\n').filter(Boolean).map((l) => l.split(' ') as [string, string]))
+    if (inFlight && childKeys.has(inFlight)) expect(keys.get(inFlight)).toBe(childKeys.get(inFlight))
+    if (point.startsWith('body:')) expect(childKeys.has(inFlight!)).toBe(true)
+    if (!inFlight) expect([...codes.values()]).toEqual(['ok', 'ok', 'ok', 'ok'])
   })
 })

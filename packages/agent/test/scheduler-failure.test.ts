@@ -8,6 +8,7 @@ import { gatedHarness, outcomes, scriptedAgent } from './helpers.js'
 function failingOnCallOf(id: string): SessionStore & { healed: boolean } {
   const inner = memorySession()
   const store = {
+    id: inner.id,
     healed: false,
     load: () => inner.load(),
     append: async (entry: Parameters<SessionStore['append']>[0]) => {

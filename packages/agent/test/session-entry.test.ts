@@ -25,6 +25,8 @@ const valid: [string, unknown][] = [
   }],
   ['an older tool/result with durationMs', { seq: 1, type: 'tool/result', turn: 1, index: 0, message: { ...toolMessage, isError: true }, durationMs: 120 }],
   ['a turn/end', { seq: 1, type: 'turn/end', turn: 1, outcome: 'repaired' }],
+  ['a plugin\'s state', { seq: 1, type: 'state', plugin: 'budget', key: 'calls', value: { n: [1, null, 'x'] }, at: 5 }],
+  ['a plugin\'s state of null', { seq: 1, type: 'state', plugin: 'budget', key: '', value: null }],
 ]
 
 /** Each value, the seq of the entry before it, and exactly what is wrong. */
@@ -35,8 +37,14 @@ const invalid: [string, unknown, number | undefined, string][] = [
   ['a negative seq', { seq: -1, type: 'turn/end', turn: 1, outcome: 'committed' }, undefined, '"seq" must be a whole number of at least 0, got -1'],
   ['a seq out of order', { seq: 5, type: 'turn/end', turn: 1, outcome: 'committed' }, 3, '"seq" is 5, expected 4 (one more than the entry before it)'],
   ['a repeated seq', { seq: 3, type: 'turn/end', turn: 1, outcome: 'committed' }, 3, '"seq" is 3, expected 4 (one more than the entry before it)'],
-  ['no type', { seq: 1 }, undefined, '"type" is missing, expected "message", "tool/call", "tool/result" or "turn/end"'],
-  ['an unknown type', { seq: 1, type: 'note' }, undefined, '"type" is "note", expected "message", "tool/call", "tool/result" or "turn/end"'],
+  ['no type', { seq: 1 }, undefined, '"type" is missing, expected "message", "tool/call", "tool/result", "turn/end" or "state"'],
+  ['an unknown type', { seq: 1, type: 'note' }, undefined, '"type" is "note", expected "message", "tool/call", "tool/result", "turn/end" or "state"'],
+  ['a state without its plugin', { seq: 1, type: 'state', key: 'k', value: 1 }, undefined,
+    '"plugin" is missing, expected a non-empty string (the plugin the state belongs to)'],
+  ['a state of an empty plugin', { seq: 1, type: 'state', plugin: '', key: 'k', value: 1 }, undefined,
+    '"plugin" must be a non-empty string (the plugin the state belongs to), got a string'],
+  ['a state with a number key', { seq: 1, type: 'state', plugin: 'p', key: 3, value: 1 }, undefined, '"key" must be a string, got 3'],
+  ['a state without its value', { seq: 1, type: 'state', plugin: 'p', key: 'k' }, undefined, '"value" is missing, expected a JSON value'],
   ['a message without its message', { seq: 1, type: 'message', turn: 1 }, undefined, '"message" is missing, expected a message object with a "role"'],
   ['a message of an unknown role', { seq: 1, type: 'message', message: { role: 'robot', content: '' } }, undefined,
     '"message.role" is "robot", expected "system", "user", "assistant" or "tool"'],

@@ -53,8 +53,8 @@ describe('parseSessionLog', () => {
     expect(error).toBeInstanceOf(SessionLogError)
     expect(error).toMatchObject({
       name: 'SessionLogError', file: FILE, line: 2,
-      problem: '"type" is missing, expected "message", "tool/call", "tool/result" or "turn/end"',
-      message: `${FILE}:2: "type" is missing, expected "message", "tool/call", "tool/result" or "turn/end"`,
+      problem: '"type" is missing, expected "message", "tool/call", "tool/result", "turn/end" or "state"',
+      message: `${FILE}:2: "type" is missing, expected "message", "tool/call", "tool/result", "turn/end" or "state"`,
     })
   })
 

@@ -4,6 +4,7 @@ import { kernelContext, scriptedAgent } from './helpers.js'
 
 /** A store whose `load` resolves `entries` as given, and which accepts no appends. */
 const storeOf = (entries: unknown): SessionStore => ({
+  id: 'given',
   load: async () => entries as SessionEntry[],
   append: async () => { throw new Error('not expected') },
 })

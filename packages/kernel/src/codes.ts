@@ -34,6 +34,10 @@ export const INVALID_PLAN = 'INVALID_PLAN'
 export const TOOL_NOT_STARTED = 'TOOL_NOT_STARTED'
 /** On resume: the call started but left no durable result; it may or may not have run. */
 export const TOOL_OUTCOME_UNKNOWN = 'TOOL_OUTCOME_UNKNOWN'
+/** A per-session budget (calls, calls of one tool, body time, cost) is spent: `@rein/plugin-budget`. */
+export const BUDGET_EXCEEDED = 'BUDGET_EXCEEDED'
+/** The same tool with the same arguments, called again and again: `@rein/plugin-budget`'s loop breaker. */
+export const LOOP_DETECTED = 'LOOP_DETECTED'
 
 /** Every code the kernel and the scheduler produce themselves. */
 export const ResultCodes = {

@@ -8,6 +8,7 @@
  * mode (docs/performance.md, "class views"): an object literal with accessors and a symbol key
  * is a dictionary of about a kilobyte, per view.
  */
+import { createHash } from 'node:crypto'
 import { readSafely } from './hostile.js'
 import type { RegisteredTool } from './registry.js'
 import type { ExecuteOptions, Json, SessionRef, PreToolDecision, ProgressInfo, StageCallbacks, ToolCall, ToolExec, ToolExecutionResult } from './types.js'
@@ -28,6 +29,8 @@ export interface CallRecord {
   decision?: PreToolDecision['kind']
   /** The caller's signal, if it gave one. */
   signal?: AbortSignal
+  /** `exec.idempotencyKey`, made on its first read (a hash costs more than most calls need). */
+  key?: string
 }
 
 export const CALL = Symbol('rein.call')
@@ -63,9 +66,22 @@ class ExecView implements Exec {
     this[CALL] = record
   }
 
+  /** Made once per call on first read, from facts every process resuming the call has alike. */
+  get idempotencyKey(): string {
+    return this[CALL].key ??= idempotencyKeyOf(this.session?.id, this.turn, this.parent, this.id)
+  }
+
   get decision(): PreToolDecision['kind'] | undefined {
     return this[CALL].decision
   }
+}
+
+/**
+ * A SHA-256 of the call's place (session, turn, parent, id), as base64url: nothing of it is
+ * readable, and the same place always gives the same key. Without a session, the call alone.
+ */
+function idempotencyKeyOf(session: string | undefined, turn: number | undefined, parent: string | undefined, id: string): string {
+  return createHash('sha256').update(JSON.stringify(['rein/idempotency/1', session ?? null, turn ?? null, parent ?? null, id])).digest('base64url')
 }
 
 /**

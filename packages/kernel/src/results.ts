@@ -166,6 +166,7 @@ export function resultOf(value: unknown): ToolExecutionResult | string {
     const error = errorOf(readSafely(value, 'error'))
     if (typeof error === 'string') return error
     out = { isError, content, error }
+    if (readSafely(value, 'endsRun') === true) out.endsRun = true
   } else {
     const raw = readSafely(value, 'value')
     if (raw === undefined) return 'a success result needs a value'

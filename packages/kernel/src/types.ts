@@ -44,6 +44,8 @@ export interface ToolFailure {
   content: ContentBlock[]
   error: ToolError
   additionalContexts?: ContentBlock[]
+  /** Ends the agent's run after this call's batch commits: the run resolves `stopped` (a budget's `onExceeded: end-run`). */
+  endsRun?: true
   meta?: Record<string, Json>
 }
 
@@ -88,6 +90,13 @@ export interface ToolExec {
   readonly parent?: string
   /** The session this call belongs to (the agent's store id; an MCP session...), when there is one. */
   readonly session?: SessionRef
+  /**
+   * An opaque key naming this call wherever it runs (DESIGN.md §7.3): a hash of the session id,
+   * the turn, `parent` and the call id. The same across retry attempts, a resume in another
+   * process and a worker takeover; different in another session. Hand it to an API's
+   * `Idempotency-Key` so a call run twice has its effect once.
+   */
+  readonly idempotencyKey: string
   /** Scratch space for plugins to pass facts about this call to observers (copied to `result.meta`). */
   readonly meta: Record<string, Json>
   /**
@@ -101,6 +110,21 @@ export interface ToolExec {
 /** Names the session a call belongs to (DESIGN.md §7.1): a file store's path as given, a database's id. */
 export interface SessionRef {
   readonly id: string
+  /** The session's plugin state, when its owner keeps one (the agent does); absent, per-session plugins keep nothing. */
+  readonly state?: SessionState
+}
+
+/**
+ * Per-session plugin state, written into the session itself (DESIGN.md §7.1): it survives a
+ * resume in another process and is never seen by another session. Keys are namespaced by the
+ * plugin's name; the latest value set wins. A value set is visible at once to every later `get`
+ * in this process, and durable before the result of the call it was set during commits.
+ */
+export interface SessionState {
+  /** The latest value `plugin` set for `key` in this session (deep-frozen), or undefined. */
+  get(plugin: string, key: string): Json | undefined
+  /** Sets it. Throws a TypeError when `plugin` is empty or `value` is not JSON. */
+  set(plugin: string, key: string, value: Json): void
 }
 
 /** Options of one `ctx.tools.execute`. */

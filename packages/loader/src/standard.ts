@@ -12,6 +12,7 @@ export const STANDARD_PACKAGES = [
   '@rein/plugin-permission-guard',
   '@rein/plugin-spill',
   '@rein/plugin-otel',
+  '@rein/plugin-budget',
   '@rein/tools-fs',
   '@rein/tools-shell',
   '@rein/tool-run-code',

@@ -42,6 +42,21 @@ describe('plugin order', () => {
     await harness.dispose()
   })
 
+  it('warns when budget is listed inside cache or retry, and says nothing when it is outside both', async () => {
+    const { file } = await harnessProject(() => ['plugins:', '  - "@rein/plugin-cache"', '  - "@rein/plugin-budget"', '  - "@rein/plugin-retry"'])
+    const harness = await loadHarness(file)
+    expect(harness.warnings).toEqual([
+      `${file}:2 plugins[0] (@rein/plugin-cache) is listed before plugins[1] (@rein/plugin-budget): budget then sits inside cache, so a call ` +
+        'answered from the cache is never counted and a loop the cache serves is never broken; list @rein/plugin-budget before @rein/plugin-cache',
+    ])
+    await harness.dispose()
+    const fine = await harnessProject(() => ['plugins:', '  - "@rein/plugin-budget"', '  - "@rein/plugin-cache"', '  - "@rein/plugin-retry"'])
+    const good = await loadHarness(fine.file)
+    expect(good.warnings).toEqual([])
+    expect(good.ctx.tools.chain('tools/execute')).toEqual(['budget', 'cache', 'retry'])
+    await good.dispose()
+  })
+
   it('says nothing for the recommended order, nor for spill listed first (it makes itself outermost)', async () => {
     const { file } = await harnessProject(() => [
       'plugins:',

@@ -45,7 +45,8 @@ async function callTool(connection: ServerConnection, tool: string, args: Record
   signal.addEventListener('abort', onAbort, { once: true })
   let result: Awaited<ReturnType<typeof live.client.callTool>>
   try {
-    result = await live.client.callTool({ name: tool, arguments: args }, undefined, {
+    // The server can make the call's effect happen once, however often rein runs it (DESIGN.md §7.3).
+    result = await live.client.callTool({ name: tool, arguments: args, _meta: { 'rein/idempotencyKey': exec.idempotencyKey } }, undefined, {
       signal: link.signal,
       timeout: connection.timeoutMs,
       resetTimeoutOnProgress: true,

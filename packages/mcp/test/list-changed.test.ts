@@ -50,3 +50,18 @@ describe('odd tools', () => {
     expect(text(await h.ctx.tools.execute(call('dyn__weird_name')))).toBe('called weird.name')
   })
 })
+
+describe('the idempotency key', () => {
+  it('goes to the server as _meta["rein/idempotencyKey"] of each tools/call, the same for the same call and session', async () => {
+    const keys: string[] = []
+    h.ctx.on('tools/result', (exec) => { if (exec.name === 'dyn__echo_meta') keys.push(exec.idempotencyKey) })
+    const metaOf = async (session: string) =>
+      JSON.parse(text(await h.ctx.tools.execute({ ...call('dyn__echo_meta'), id: 'c1' }, { session: { id: session }, turn: 1 }))) as Record<string, unknown>
+    const [a, again, b] = [await metaOf('s-a'), await metaOf('s-a'), await metaOf('s-b')]
+    expect(a['rein/idempotencyKey']).toBe(keys[0])
+    expect(again['rein/idempotencyKey']).toBe(keys[0])
+    expect(b['rein/idempotencyKey']).toBe(keys[2])
+    expect(keys[2]).not.toBe(keys[0])
+    expect(a).toHaveProperty('progressToken')
+  })
+})

@@ -33,7 +33,8 @@ export function planRun(entries: readonly SessionEntry[], data: RunJobData): Run
   // The agent writes the task as the first user message of its run; until then nothing of
   // this job is stored but perhaps the session's system message.
   if (!own.some((entry) => entry.type === 'message' && entry.message.role === 'user')) return { kind: 'fresh', inputAfter: after }
-  const last = own.at(-1)
+  // A plugin's `state` entry says nothing about how far the run got.
+  const last = own.findLast((entry) => entry.type !== 'state')
   if (last?.type === 'message' && last.message.role === 'assistant' && !(last.message.toolCalls?.length)) {
     return { kind: 'finished', text: textOf(last.message.content) }
   }

@@ -137,6 +137,7 @@ function failure(error: unknown, prefix = ''): RunResult {
 function primed(store: SessionStore, entries: SessionEntry[]): SessionStore {
   let first: SessionEntry[] | undefined = entries
   return {
+    id: store.id,
     load: async () => {
       const given = first
       first = undefined

@@ -100,6 +100,7 @@ export function postgresSession(options: PostgresSessionOptions): PostgresSessio
   }
 
   return {
+    id,
     async load() {
       if (closed) throw storeClosed(id)
       if (failure) throw failure

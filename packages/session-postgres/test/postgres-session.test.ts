@@ -100,16 +100,23 @@ describeWithPostgres('postgresSession', (db) => {
     expect(seenByBody.at(-1)).toMatchObject({ type: 'tool/call', turn: 1, index: 0, call: { id: 'call_1', name: 'peek' } })
   })
 
-  it('resumes a run whose writer died mid-batch: finished calls are not run again, the rest repaired', async () => {
+  it('resumes a run whose writer died mid-batch: finished calls are not run again, the rest repaired, under the same keys', async () => {
     const { ctx } = await withKernel({ name: 'none', apply: () => {} })
     const gate = createGate()
     ctx.tools.register(gate.tool('read'))
     const seen: string[] = []
+    // Each call's session id and idempotency key, as its pre-execute saw them and as its final result's observers do.
+    const started = new Map<string, [string | undefined, string]>()
+    const ended = new Map<string, [string | undefined, string]>()
     ctx.plugin({
       name: 'observer', inject: ['tools'],
-      apply: (c: Context) => c.on('tools/result', (exec: ToolExec, result: ToolExecutionResult) => {
-        seen.push(`${exec.id}:${result.isError ? result.error.info?.code : 'ok'}`)
-      }),
+      apply: (c: Context) => {
+        c.on('tools/pre-execute', (exec: ToolExec, next) => { started.set(exec.id, [exec.session?.id, exec.idempotencyKey]); return next() })
+        c.on('tools/result', (exec: ToolExec, result: ToolExecutionResult) => {
+          seen.push(`${exec.id}:${result.isError ? result.error.info?.code : 'ok'}`)
+          ended.set(exec.id, [exec.session?.id, exec.idempotencyKey])
+        })
+      },
     })
     const id = newId()
     const first = postgresSession({ connectionString: db().server.url, id })
@@ -132,6 +139,9 @@ describeWithPostgres('postgresSession', (db) => {
     await resumed.close?.()
     expect(outcome.kind).toBe('completed')
     expect(seen).toEqual([`c2:${TOOL_OUTCOME_UNKNOWN}`])
+    expect(started.get('c2')).toEqual([id, expect.any(String)])
+    expect(ended.get('c2')).toEqual(started.get('c2'))
+    expect(ended.get('c1')![1]).not.toBe(started.get('c2')![1])
     expect(gate.started).toHaveLength(startedBefore)
     expect(validateTranscript(provider.requests[0].messages)).toEqual([])
   })

@@ -15,6 +15,8 @@ export type StoreEntry = { type: string } & Record<string, unknown>
 
 /** A SessionStore (`@rein/agent`), by shape. */
 export interface StoreUnderTest {
+  /** Names the session: the same for every store opened on it, another for another session. */
+  readonly id: string
   load(): Promise<readonly object[]>
   append(entry: StoreEntry): Promise<{ seq: number }>
   close?(): Promise<void>
@@ -61,6 +63,14 @@ const EVERY_KIND: StoreEntry[] = [
     timing: { startedAt: 1, bodyStartedAt: 2, bodyEndedAt: 3, finalAt: 4 }, meta: { cache: { hit: false }, [AWKWARD]: AWKWARD },
   },
   { type: 'turn/end', turn: 1, outcome: 'committed' },
+  { type: 'state', plugin: '@rein/plugin-budget', key: AWKWARD, value: { calls: 3, recent: [['read', 'h1'], null], cost: 0.5, note: AWKWARD } },
+]
+
+/** Plugins' per-session state (DESIGN.md §7.1): two values of one key, and another plugin's key of the same name. */
+const STATE: StoreEntry[] = [
+  { type: 'state', plugin: 'budget', key: 'calls', value: 1 },
+  { type: 'state', plugin: 'approvals', key: 'calls', value: { answer: 'allow-session' } },
+  { type: 'state', plugin: 'budget', key: 'calls', value: 2 },
 ]
 
 /** A session that stopped mid-batch: c1 has its result, c2 started, c3 never did. */
@@ -90,6 +100,26 @@ export function testSessionStore(name: string, make: () => Promise<SessionStoreF
       const { store } = await make()
       assert.deepEqual(await store.load(), [])
       await store.close?.()
+    })
+
+    it('has an id naming its session: the same for a store reopened on it, another for another session', async () => {
+      const { store, reopen } = await make()
+      const other = await make()
+      assert.equal(typeof store.id, 'string')
+      assert.notEqual(store.id, '')
+      assert.equal(reopen().id, store.id)
+      assert.notEqual(other.store.id, store.id)
+      await store.close?.()
+      await other.store.close?.()
+    })
+
+    it('keeps plugins\' state entries in append order across a reopen, so the latest value of a key is the last', async () => {
+      const { store, reopen } = await make()
+      await appendAll(store, [user('a'), ...STATE])
+      await store.close?.()
+      const again = reopen()
+      assert.deepEqual(await again.load(), numbered([user('a'), ...STATE]))
+      await again.close?.()
     })
 
     it('numbers entries 1, 2, 3... in the order append was called, even when 50 appends overlap', async () => {
@@ -175,6 +205,8 @@ export function testSessionStore(name: string, make: () => Promise<SessionStoreF
       await store.append(user('a'))
       await assert.rejects(store.append({ type: 'message', turn: 1 }), /"message" is missing, expected a message object/)
       await assert.rejects(store.append({ type: 'note' }), /"type" is "note", expected/)
+      await assert.rejects(store.append({ type: 'state', key: 'k', value: 1 }), /"plugin" is missing/)
+      await assert.rejects(store.append({ type: 'state', plugin: 'p', key: 'k' }), /"value" is missing, expected a JSON value/)
       assert.equal((await store.append(user('b'))).seq, 2)
       assert.deepEqual(texts(await stored()), ['a', 'b'])
       await store.close?.()

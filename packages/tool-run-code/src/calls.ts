@@ -3,7 +3,8 @@
  * `ctx.tools.execute`, so every plugin applies to it as to a call of the model's own; it goes
  * straight to the pipeline, not through the agent's batch scheduler. Guarantees: only callable
  * tools run, at most `maxCalls` per run and `maxParallelCalls` at once; each carries
- * `parent` (the run_code call's id), `turn` and `agent`; all share one signal that aborts when
+ * `parent` (the run_code call's id), `turn`, `agent` and `session` (so per-session plugins count
+ * it, and its idempotency key is its own and stable); all share one signal that aborts when
  * the run_code call's signal does or when the run ends; `close()` returns once all have settled.
  */
 import type { ContentBlock, ExecuteOptions, ToolCall, ToolExec, ToolExecutionResult } from '@rein/kernel'
@@ -88,6 +89,7 @@ export class SubCalls {
         parent: this.#exec.id,
         turn: this.#exec.turn,
         agent: this.#exec.agent,
+        session: this.#exec.session,
         onProgress: (info) => this.#exec.progress(info),
       })
       this.ran.push(result.isError ? { id, name, code: result.error.info?.code ?? 'TOOL_FAILED' } : { id, name })

@@ -43,21 +43,25 @@ describe('run_code', () => {
     expect(gate.peak).toBe(3)
   })
 
-  it('gives every sub-call the run_code call as its parent, with its turn and agent', async () => {
+  it('gives every sub-call the run_code call as its parent, with its turn, agent and session, and a key of its own', async () => {
     const ctx = await started({ tools: [addTool] })
-    const seen: Array<Pick<ToolExec, 'id' | 'name' | 'parent' | 'turn' | 'agent'>> = []
+    const session = { id: 's1' }
+    const seen: Array<Pick<ToolExec, 'id' | 'name' | 'parent' | 'turn' | 'agent' | 'session'>> = []
+    const keys: string[] = []
     ctx.on('tools/pre-execute', (exec, next) => {
-      seen.push({ id: exec.id, name: exec.name, parent: exec.parent, turn: exec.turn, agent: exec.agent })
+      seen.push({ id: exec.id, name: exec.name, parent: exec.parent, turn: exec.turn, agent: exec.agent, session: exec.session })
+      keys.push(exec.idempotencyKey)
       return next()
     })
     const result = await run(ctx, 'return await tools.add({ a: 1, b: 2 }) + await tools.add({ a: 3, b: 4 })',
-      { id: 'call_7', turn: 3, agent: 'main' })
+      { id: 'call_7', turn: 3, agent: 'main', session })
     expect(outcome(result)).toEqual(['OK', 10])
     expect(seen).toEqual([
-      { id: 'call_7', name: 'run_code', parent: undefined, turn: 3, agent: 'main' },
-      { id: 'call_7.1', name: 'add', parent: 'call_7', turn: 3, agent: 'main' },
-      { id: 'call_7.2', name: 'add', parent: 'call_7', turn: 3, agent: 'main' },
+      { id: 'call_7', name: 'run_code', parent: undefined, turn: 3, agent: 'main', session },
+      { id: 'call_7.1', name: 'add', parent: 'call_7', turn: 3, agent: 'main', session },
+      { id: 'call_7.2', name: 'add', parent: 'call_7', turn: 3, agent: 'main', session },
     ])
+    expect(new Set(keys).size).toBe(3)
     // The session keeps them with the run_code call's result (its tool/result entry's meta).
     expect(result.meta?.calls).toEqual([{ id: 'call_7.1', name: 'add' }, { id: 'call_7.2', name: 'add' }])
   })

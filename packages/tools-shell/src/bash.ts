@@ -85,7 +85,8 @@ export function bashTool(root: Root, config: Config, shell: string, env: Record<
           shell,
           command: args.command,
           cwd: within(dir), // the checked folder itself, never its path again
-          env,
+          // The call's idempotency key, for a command that asks an API to apply its effect once.
+          env: { ...env, REIN_IDEMPOTENCY_KEY: exec.idempotencyKey },
           signal,
           timeoutMs: config.timeoutMs,
           killGraceMs: config.killGraceMs,

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest'
+import type { Context } from 'cordis'
 import { pickEnv } from '../src/environment.js'
 import { shell, valueOf } from './helpers.js'
 
@@ -29,5 +30,21 @@ describe('the environment allow-list', () => {
     const sh = await shell()
     const value = valueOf(await sh.call({ command: 'echo "[$REIN_TEST_SECRET]"; echo "$HOME"' }))
     expect(value.stdout).toBe(`[]\n${process.env.HOME ?? ''}\n`)
+  })
+})
+
+describe('REIN_IDEMPOTENCY_KEY', () => {
+  it('is the call\'s exec.idempotencyKey, set for the command whatever the allow-list says', async () => {
+    const keys: string[] = []
+    const sh = await shell({ env: ['PATH'] }, (ctx) => {
+      ctx.plugin({ name: 'key-watch', inject: ['tools'], apply: (c: Context) => c.on('tools/execute', (exec, next) => { keys.push(exec.idempotencyKey); return next() }) })
+    })
+    const session = { id: 'runs/a.jsonl' }
+    const first = valueOf(await sh.call({ command: 'echo "$REIN_IDEMPOTENCY_KEY"' }, { session, turn: 1 }))
+    const other = valueOf(await sh.call({ command: 'echo "$REIN_IDEMPOTENCY_KEY"' }, { session: { id: 'runs/b.jsonl' }, turn: 1 }))
+    expect(first.stdout).toBe(`${keys[0]}\n`)
+    expect(first.stdout).toMatch(/^[A-Za-z0-9_-]{43}\n$/)
+    expect(other.stdout).toBe(`${keys[1]}\n`)
+    expect(other.stdout).not.toBe(first.stdout)
   })
 })

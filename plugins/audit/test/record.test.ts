@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest'
 import { auditRecord, createRedactor, cut } from '../src/index.js'
 
 const exec = (args: Record<string, unknown>): ToolExec => ({
-  id: 'c1', name: 'shot', arguments: args, signal: new AbortController().signal, startedAt: 1000, progress: () => {}, meta: {},
+  id: 'c1', name: 'shot', arguments: args, signal: new AbortController().signal, startedAt: 1000, progress: () => {}, meta: {}, idempotencyKey: 'k1',
 })
 const options = { redact: createRedactor(), maxStringLength: 0, now: 1500 }
 

@@ -5,7 +5,9 @@
  * it depended on (`${id.result...}` references and `$depends_on`, from whichever arguments
  * still hold them). Times come from the agent's `timing` on results (start, body start and
  * end, final) and `at` on entries; older sessions fall back to `at` (and `durationMs`, which
- * an earlier rein CLI recorded); a session without times is drawn by entry order. Read-only.
+ * an earlier rein CLI recorded); a session without times is drawn by entry order. `state`
+ * entries (plugins' per-session state) are read and checked like the rest, but not drawn.
+ * Read-only.
  */
 import { DEPENDS_ON, parseSessionLog, readSession, referencedIds } from '@rein/agent'
 

@@ -1,0 +1,101 @@
+/**
+ * The budget's `tools/execute` handler. Guarantees: a call of a session counts once when it
+ * reaches this handler (refused ones included; a call re-run under the same idempotency key in
+ * the same turn is not counted again); the loop check comes before the limits; a refused call
+ * never reaches the layers inside; the counts are in the session's state before the call runs
+ * (so they are durable before its result commits). Counts are read and written with no await
+ * in between, so the parallel calls of a batch never lose each other's counts. A call without
+ * session state (a direct `ctx.tools.execute` given no session) passes through uncounted.
+ */
+import { BUDGET_EXCEEDED, LOOP_DETECTED, failure, type ExecuteHandler, type ToolExec, type ToolExecutionResult } from '@rein/kernel'
+import type { Config } from './config.js'
+import { canonical, fingerprint, readCounts, writeCounts, type Counts } from './counts.js'
+import { compileGlob } from './glob.js'
+
+/** How much of the repeated arguments a `LOOP_DETECTED` message shows. */
+const PREVIEW_CHARS = 200
+
+/** The handler for `config` (globs compiled here, once). */
+export function budgetHandler(config: Config): ExecuteHandler {
+  const costOf = costTable(config.cost)
+  return (exec, next) => {
+    const state = exec.session?.state
+    if (!state) return next()
+    const counts = readCounts(state)
+    const turn = exec.turn ?? null
+    if (counts.turn !== turn) {
+      counts.turn = turn
+      counts.counted = []
+    }
+    const key = exec.idempotencyKey
+    if (counts.counted.includes(key)) return timed(exec, next, config, state)
+    counts.counted.push(key)
+    counts.calls++
+    counts.perTool[exec.name] = (counts.perTool[exec.name] ?? 0) + 1
+    const refusal = loopRefusal(exec, counts, config) ?? limitRefusal(exec, counts, config, costOf(exec.name))
+    writeCounts(state, counts)
+    return refusal ? Promise.resolve(refusal) : timed(exec, next, config, state)
+  }
+}
+
+/**
+ * `LOOP_DETECTED` when this call is the `repeat`-th with the same tool and arguments within the
+ * last `window` calls (this one included). The call joins the window either way.
+ */
+function loopRefusal(exec: ToolExec, counts: Counts, config: Config): ToolExecutionResult | undefined {
+  if (config.repeat === 0) return undefined
+  const print = fingerprint(exec.arguments)
+  const earlier = counts.recent.slice(-(config.window - 1)).filter(([tool, args]) => tool === exec.name && args === print).length
+  counts.recent = [...counts.recent, [exec.name, print] as [string, string]].slice(-config.window)
+  if (earlier + 1 < config.repeat) return undefined
+  let shown = canonical(exec.arguments)
+  if (shown.length > PREVIEW_CHARS) shown = `${shown.slice(0, PREVIEW_CHARS)}...`
+  return failure(LOOP_DETECTED, `loop detected: ${exec.name} was called with the same arguments ${earlier + 1} times within the last ` +
+    `${config.window} calls (arguments: ${shown}); this call was not run. Do not repeat it: change the arguments, try another ` +
+    'way, or say what is in the way')
+}
+
+/** `BUDGET_EXCEEDED` when a limit is crossed; otherwise adds the call's cost (it is about to run). */
+function limitRefusal(exec: ToolExec, counts: Counts, config: Config, cost: number): ToolExecutionResult | undefined {
+  const { maxCalls, maxCallsPerTool, maxToolMs, maxCost } = config
+  let spent: string | undefined
+  if (maxCalls !== undefined && counts.calls > maxCalls) spent = `its ${maxCalls} tool calls (maxCalls)`
+  else if (maxCallsPerTool !== undefined && counts.perTool[exec.name]! > maxCallsPerTool) spent = `its ${maxCallsPerTool} calls of ${exec.name} (maxCallsPerTool)`
+  else if (maxToolMs !== undefined && counts.toolMs >= maxToolMs) spent = `its ${maxToolMs} ms of tool time (maxToolMs; ${Math.round(counts.toolMs)} ms used)`
+  else if (maxCost !== undefined && counts.cost + cost > maxCost) spent = `its cost limit of ${maxCost} (maxCost; ${counts.cost} used, this call costs ${cost})`
+  if (spent === undefined) {
+    counts.cost += cost
+    return undefined
+  }
+  const after = config.onExceeded === 'end-run'
+    ? 'the run ends after this batch'
+    : 'further calls like it will be refused too; finish with what you have'
+  const refused = failure(BUDGET_EXCEEDED, `budget exceeded: this session has used ${spent}; ${exec.name} was not run, and ${after}`)
+  return config.onExceeded === 'end-run' ? { ...refused, endsRun: true } : refused
+}
+
+/** Runs the layers inside; with `maxToolMs` set, adds the time they took to the session's counts. */
+function timed(exec: ToolExec, next: () => Promise<ToolExecutionResult>, config: Config, state: NonNullable<NonNullable<ToolExec['session']>['state']>) {
+  if (config.maxToolMs === undefined) return next()
+  const started = performance.now()
+  const add = () => {
+    const counts = readCounts(state)
+    counts.toolMs += performance.now() - started
+    writeCounts(state, counts)
+  }
+  return next().finally(add)
+}
+
+/** What one call of a tool costs: the first glob (in the order written) that matches its name, else 0. */
+function costTable(cost: Record<string, number>): (tool: string) => number {
+  const entries = Object.entries(cost).map(([glob, value]) => [compileGlob(glob), value] as const)
+  const known = new Map<string, number>()
+  return (tool) => {
+    let found = known.get(tool)
+    if (found === undefined) {
+      found = entries.find(([matches]) => matches(tool))?.[1] ?? 0
+      known.set(tool, found)
+    }
+    return found
+  }
+}
