@@ -1,0 +1,87 @@
+import { describe, expect, it } from 'vitest'
+import fc from 'fast-check'
+import { BUILT_IN_PATTERNS, createRedactor, MAY_MATCH_BUILT_IN, patternProblem, redactValue } from '../src/index.js'
+
+const text = createRedactor()
+const redact = <T>(value: T): T => redactValue(value, text)
+
+describe('built-in patterns', () => {
+  it.each([
+    ['an sk- key', 'key=sk-proj-AbCdEfGhIjKlMnOpQrStUv123', 'key=[REDACTED]'],
+    ['a Bearer token', 'Authorization: Bearer eyJhbGciOiJIUzI1NiJ9.abc.def', 'Authorization: Bearer [REDACTED]'],
+    ['a lower-case bearer token', 'bearer abcdefgh12345678', 'bearer [REDACTED]'],
+    ['an AKIA key', 'aws AKIAIOSFODNN7EXAMPLE here', 'aws [REDACTED] here'],
+    ['a ghp_ token', 'ghp_0123456789abcdefghijABCDEFGHIJ012345', '[REDACTED]'],
+    ['a gho_ token', 'token gho_0123456789abcdefghijABCDEFGHIJ012345.', 'token [REDACTED].'],
+    ['a PEM private key block',
+      'before\n-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEA\nsk-notakeybutinside\n-----END RSA PRIVATE KEY-----\nafter',
+      'before\n[REDACTED]\nafter'],
+    ['Basic credentials', 'Authorization: Basic dXNlcjpodW50ZXIyLXN1cGVyLXNlY3JldA==', 'Authorization: Basic [REDACTED]'],
+    ['a URL\'s user and password', 'psql https://admin:hunter2-super-secret@db.internal:5432/prod', 'psql https://[REDACTED]@db.internal:5432/prod'],
+    ['an sk- key glued after an underscore', 'MY_KEY_sk-ant-api03-abcdefghijklmnopqrstuvwxyz', 'MY_KEY_[REDACTED]'],
+    ['an AKIA key glued after lower-case letters', 'idAKIAIOSFODNN7EXAMPLE', 'id[REDACTED]'],
+    ['a ghp_ token glued after an underscore', 'GH_ghp_0123456789abcdefghijABCDEFGHIJ012345', 'GH_[REDACTED]'],
+    ['a PEM block cut off before its end', 'x -----BEGIN PRIVATE KEY-----\nMIIEv', 'x [REDACTED]'],
+  ])('redacts %s', (_, input, output) => {
+    expect(redact(input)).toBe(output)
+  })
+
+  it('leaves ordinary text alone', () => {
+    for (const text of ['task-runner --ask', 'Bearer of bad news', 'AKIA', 'ghp_short', 'sk-short', 'Basic settings', 'Basic authentication',
+      'ssh://git@github.com/a/b', 'https://example.com/a:b@c', 'task-abcdefghijklmnopqrstuvwxyz', 'XAKIAIOSFODNN7EXAMPLE']) {
+      expect(redact(text)).toBe(text)
+    }
+  })
+
+  it('walks nested values and keys without modifying the input', () => {
+    const input = Object.freeze({
+      headers: Object.freeze([Object.freeze({ Authorization: 'Bearer abcdefgh12345678' })]),
+      'sk-AbCdEfGhIjKlMnOpQrStUv': 1,
+      count: 3,
+      ok: true,
+      nothing: null,
+    })
+    expect(redact(input)).toEqual({
+      headers: [{ Authorization: 'Bearer [REDACTED]' }],
+      '[REDACTED]': 1,
+      count: 3,
+      ok: true,
+      nothing: null,
+    })
+    expect(input.headers[0].Authorization).toBe('Bearer abcdefgh12345678')
+  })
+
+  it('adds configured patterns after the built-in ones', () => {
+    const custom = createRedactor([], { extra: ['corp-[0-9a-f]{8}', 'password=\\S+'] })
+    expect(custom('corp-deadbeef password=hunter2 sk-AbCdEfGhIjKlMnOpQrStUv'))
+      .toBe('[REDACTED] [REDACTED] [REDACTED]')
+  })
+})
+
+describe('patternProblem', () => {
+  it('names a source that does not compile or matches the empty string, and passes a good one', () => {
+    expect(patternProblem('corp-[0-9')).toMatch(/^is not a valid regular expression: "corp-\[0-9" \(.+\); fix or remove it$/)
+    expect(patternProblem('x*')).toMatch(/^matches the empty string \("x\*"\)/)
+    expect(patternProblem('corp-[0-9a-f]{8}')).toBeUndefined()
+  })
+})
+
+describe('the built-ins\' quick pre-check', () => {
+  /** The built-ins applied one after another, with no pre-check: what redaction must equal. */
+  const reference = (input: string) => BUILT_IN_PATTERNS.reduce((out, { pattern, replacement }) => {
+    pattern.lastIndex = 0
+    return typeof replacement === 'string' ? out.replace(pattern, replacement) : out.replace(pattern, replacement)
+  }, input)
+  const part = fc.oneof(
+    fc.constantFrom('-----BEGIN RSA PRIVATE KEY-----\n', '-----END RSA PRIVATE KEY-----', 'Bearer ', 'BEARER ', 'Basic ', 'dXNlcjpwdw==', 'https://', 'a:b@', 'sk-', 'AKIA', 'ASIA',
+      'ghp_', 'gho_', 'github_pat_', ' ', '\n', '.', '=', '_', ':', '@', '/'),
+    fc.stringMatching(/^[A-Za-z0-9_-]{0,24}$/),
+  )
+
+  it('lets through every string a built-in pattern could change, so redaction is what the patterns alone give', () => {
+    fc.assert(fc.property(fc.array(part, { maxLength: 8 }).map((parts) => parts.join('')), (input) => {
+      if (reference(input) !== input) expect(MAY_MATCH_BUILT_IN.test(input)).toBe(true)
+      expect(redact(input)).toBe(reference(input))
+    }), { numRuns: 2000 })
+  })
+})
