@@ -52,7 +52,7 @@ describe('config', () => {
   it('accepts a credential sent in headers instead of apiKey', () => {
     const c = resolveConfig({ model: 'm', maxTokens: 5, headers: { Authorization: 'Bearer tok-123456789' } })
     expect(c.apiKey).toBeUndefined()
-    expect(c.redact('Bearer tok-123456789 / tok-123456789')).toBe('[redacted] / [redacted]')
+    expect(c.redact('Bearer tok-123456789 / tok-123456789')).toBe('[REDACTED] / [REDACTED]')
   })
 
   it('never quotes a secret: not the key, a header value, or what follows ? in a refused baseURL', () => {

@@ -35,7 +35,7 @@ describe('secrets in errors', () => {
     server = await startServer(jsonReply(errorBody('authentication_error', echoed), 401))
     const error = await providerFor(server, { headers }).generate(request()).catch((e: unknown) => e)
     expectClean(error)
-    expect((error as Error).message).toContain('[redacted]')
+    expect((error as Error).message).toContain('[REDACTED]')
   })
 
   it('an error event that echoes them, mid-stream', async () => {

@@ -15,7 +15,7 @@ import { parseCompletion } from './wire-response.js'
 /** The provider, with the model and server it talks to (for display). */
 export interface OpenAIProvider extends Provider {
   readonly model: string
-  /** The base URL as messages show it: secret query values replaced by `[redacted]`. */
+  /** The base URL as messages show it: secret query values replaced by `[REDACTED]`. */
   readonly baseURL: string
   generate(req: GenerateRequest): Promise<AssistantMessage>
   stream(req: GenerateRequest): AsyncIterable<StreamEvent>

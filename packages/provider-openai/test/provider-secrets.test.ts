@@ -58,8 +58,8 @@ describe('no secret reaches an error', () => {
     expect(received.headers).toMatchObject({ 'api-key': AZURE, 'x-api-key': QUOTED, 'x-proxy-token': PROXY, authorization: `Bearer ${KEY}` })
     expect(received.path).toBe(`/v1/chat/completions?api-version=2024-06-01&api-key=${QUERY}`)
     expectNoSecret(error, ...SECRETS)
-    expect(error.message).toContain('[redacted]')
-    expect(error.message).toContain('?api-version=2024-06-01&api-key=[redacted]')
+    expect(error.message).toContain('[REDACTED]')
+    expect(error.message).toContain('?api-version=2024-06-01&api-key=[REDACTED]')
   })
 
   it('when the connection fails: the endpoint is shown without its query value, and the cause chain is redacted', async () => {
@@ -68,7 +68,7 @@ describe('no secret reaches an error', () => {
     await dead.close()
     const error = await failure(provider) as Error & { cause: Error & { cause?: { code?: string } } }
     expect(error).toMatchObject({ code: PROVIDER_UNAVAILABLE })
-    expect(error.message).toContain('/v1/chat/completions?api-version=2024-06-01&api-key=[redacted] (1 attempt): ECONNREFUSED')
+    expect(error.message).toContain('/v1/chat/completions?api-version=2024-06-01&api-key=[REDACTED] (1 attempt): ECONNREFUSED')
     expect(error.cause).toBeInstanceOf(TypeError)
     expect(error.cause.cause?.code).toBe('ECONNREFUSED')
     expectNoSecret(error, ...SECRETS)
@@ -101,7 +101,7 @@ describe('a short key', () => {
     const provider = createProvider({ baseURL: s.baseURL, apiKey: 'abc', model: 'deepseek-chat' })
     const error = await failure(provider)
     expect(s.requests[0]!.headers.authorization).toBe('Bearer abc')
-    expect(error.message).toContain('authorization=[redacted] api-key=')
+    expect(error.message).toContain('authorization=[REDACTED] api-key=')
     expect(error.message).toContain('Labcoat keys (abcd-style) are not accepted.')
     expect(error.message).toContain('Check that apiKey is set')
     const word = /(?<![\p{L}\p{N}_])abc(?![\p{L}\p{N}_])/u
