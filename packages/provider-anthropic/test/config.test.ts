@@ -69,6 +69,23 @@ describe('config', () => {
     expect(messages[4]).toBe('@rein/provider-anthropic config: "baseURL" must not have a query or fragment (got "https://host.example/?…"): requests go to <baseURL>/v1/messages')
   })
 
+  it('never prints the key or a header value written into another field, in any spelling', () => {
+    const token = 'gw-0123456789abcdef'
+    const messages = [
+      messageOf({ ...base, baseURL: `ftp://x/${KEY}` }),
+      messageOf({ ...base, baseURL: `https://host.example/v1/${KEY.replaceAll('-', '%2D')}/v1` }),
+      messageOf({ ...base, anthropicVersion: KEY }),
+      messageOf({ ...base, temperature: KEY }),
+      messageOf({ ...base, headers: { 'x-token': token }, parallelToolCalls: token }),
+    ]
+    for (const m of messages) {
+      expect(m).toMatch(/^@rein\/provider-anthropic config: .*\[REDACTED\]/)
+      expect(m).not.toContain('5e6f7a8b9c')
+      expect(m).not.toContain('0123456789abcdef')
+    }
+    expect(messages[0]).toBe('@rein/provider-anthropic config: "baseURL" must be the server root, an http(s) URL such as "https://api.anthropic.com" (got "ftp://x/[REDACTED]")')
+  })
+
   it('createProvider refuses a bad config when it is called, not on the first request', () => {
     expect(() => createProvider({ ...base, maxTokens: -3 })).toThrow(ProviderConfigError)
     expect(createProvider(base)).toMatchObject({ model: 'claude-test', baseURL: 'https://api.anthropic.com' })

@@ -1,4 +1,4 @@
-import { secretLeaks, visibleTexts } from '@rein/testing'
+import { fixtureServers, secretLeaks, visibleTexts } from '@rein/testing'
 import { afterEach, describe, expect, it } from 'vitest'
 import { PROVIDER_AUTH, PROVIDER_CONFIG, PROVIDER_STREAM_INTERRUPTED, PROVIDER_UNAVAILABLE } from '../src/index.js'
 import { createProvider } from '../src/provider.js'
@@ -6,7 +6,8 @@ import { startFixtureServer, type FixtureServer, type Reply } from './fixture-se
 import { drain, KEY, request } from './helpers.js'
 
 let server: FixtureServer | undefined
-afterEach(async () => { await server?.close(); server = undefined })
+const servers = fixtureServers()
+afterEach(async () => { await server?.close(); server = undefined; await servers.closeAll() })
 
 /** Asserts that `error` is an error in which none of `secrets` shows, wherever a person or a log could see it. */
 function expectNoSecret(error: unknown, ...secrets: string[]): void {
@@ -92,6 +93,38 @@ describe('no secret reaches an error', () => {
     expect(error).toMatchObject({ code: PROVIDER_CONFIG, message: expect.stringContaining('"apiKey" contains a line break') })
     expectNoSecret(error, 'sk-live-7c1e', '9b2d4f6a8c0e')
     expect(s.requests).toEqual([])
+  })
+})
+
+describe('a key in another spelling', () => {
+  it('is hidden when the server echoes it with `-` written %2D (or %2d), in any mix', async () => {
+    // The server quotes what it received, each dash percent-encoded in another hex case.
+    const echo = await servers.serve(() => ({
+      status: 401,
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ error: { message: `bad key ${KEY.replace('-', '%2D').replaceAll('-', '%2d')} / ${KEY.replaceAll('-', '%2D')}`, type: 'invalid_request_error' } }),
+    }))
+    const error = await failure(createProvider({ baseURL: `${echo.url}/v1`, apiKey: KEY, model: 'm', maxRetries: 0 }))
+    expect(error).toMatchObject({ code: PROVIDER_AUTH })
+    expect(error.message).toContain('bad key [REDACTED] / [REDACTED]')
+    expect(error.message).not.toMatch(/%2d/i)
+    expectNoSecret(error, '4f9c2a7e1b3d5f6a')
+  })
+})
+
+describe('a configured key in a config error', () => {
+  it.each([
+    ['the baseURL path of a non-http URL', { baseURL: `ftp://x/${KEY}` }],
+    ['the baseURL path, percent-encoded', { baseURL: `ftp://x/${encodeURIComponent(KEY).replaceAll('-', '%2D')}` }],
+    ['a number field', { temperature: KEY }],
+    ['a number field, with `-` written %2D', { maxTokens: KEY.replaceAll('-', '%2D') }],
+    ['a header value written into another field', { headers: { 'x-token': 'gw-0123456789abcdef' }, parallelToolCalls: 'gw-0123456789abcdef' }],
+  ] as [string, Record<string, unknown>][])('is never printed when it is in %s', (_, fields) => {
+    let error: unknown
+    try { createProvider({ apiKey: KEY, model: 'm', ...fields } as never) } catch (e) { error = e }
+    expect(error).toMatchObject({ code: PROVIDER_CONFIG })
+    expectNoSecret(error, '4f9c2a7e1b3d5f6a', '0123456789abcdef')
+    expect((error as Error).message).not.toMatch(/%2d/i)
   })
 })
 
