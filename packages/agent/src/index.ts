@@ -12,6 +12,7 @@ export {
   type CallTiming,
 } from './session.js'
 export { jsonlSession } from './jsonl-session.js'
+export { redactedSession, redactEntry, type TextRedactor } from './session-redact.js'
 export { parseSessionLog, readSession, SessionLogError, type SessionLogContents } from './session-file.js'
 export { sessionEntryProblem } from './session-entry.js'
 export { buildMessages, unanswered, type Unanswered } from './transcript.js'
