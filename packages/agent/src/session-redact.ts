@@ -16,6 +16,7 @@
  */
 import type { ContentBlock, Message } from '@rein/kernel'
 import type { NewSessionEntry, SessionStore } from './session.js'
+import { newEntryProblem } from './session-entry.js'
 
 /** Takes secrets out of a text. */
 export type TextRedactor = (text: string) => string
@@ -25,6 +26,8 @@ export function redactedSession(store: SessionStore, redact: TextRedactor): Sess
   const redacting: SessionStore = {
     load: () => store.load(),
     append: (entry) => {
+      // An entry that is not valid goes on as it is, for the store to refuse with its own words.
+      if (newEntryProblem(entry) !== undefined) return store.append(entry)
       let redacted: NewSessionEntry
       try {
         redacted = redactEntry(entry, redact)
