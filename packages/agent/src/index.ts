@@ -13,6 +13,7 @@ export {
 } from './session.js'
 export { jsonlSession } from './jsonl-session.js'
 export { stateOf } from './session-state.js'
+export { redactedSession, redactEntry, type TextRedactor } from './session-redact.js'
 export { parseSessionLog, readSession, SessionLogError, type SessionLogContents } from './session-file.js'
 export { sessionEntryProblem } from './session-entry.js'
 export { buildMessages, unanswered, type Unanswered } from './transcript.js'

@@ -7,7 +7,7 @@ import { join } from 'node:path'
 import { describe, expect, it, onTestFinished } from 'vitest'
 import { defineTool } from '@rein/kernel'
 import { callMessage, scripted, testSessionStore, toolCall } from '@rein/testing'
-import { createAgent, jsonlSession, readSession, type NewSessionEntry } from '../src/index.js'
+import { createAgent, jsonlSession, readSession, redactedSession, type NewSessionEntry } from '../src/index.js'
 import { kernelContext, tempDir } from './helpers.js'
 import { batchEntries, batchLines, line, logArb, tornTailArb } from './session-logs.js'
 
@@ -29,6 +29,14 @@ testSessionStore('jsonlSession(path)', async () => {
   // A killed process leaves its file as the last sync left it and its lock naming a pid that is gone;
   // the open handle is simply dropped.
   return { store, reopen: () => jsonlSession(path), stored: async () => (await readSession(path)).entries, crash: () => abandonLock(path) }
+}, { describe, it })
+
+// Redaction keeps the store's contract: the wrapper is a store like any other.
+testSessionStore('redactedSession(jsonlSession(path), redact)', async () => {
+  const path = await tempFile()
+  const redact = (text: string) => text.replaceAll('tok-0000-secret', '[REDACTED]')
+  const open = () => redactedSession(jsonlSession(path), redact)
+  return { store: open(), reopen: open, stored: async () => (await readSession(path)).entries, crash: () => abandonLock(path) }
 }, { describe, it })
 
 describe('jsonlSession', () => {

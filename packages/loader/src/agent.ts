@@ -18,6 +18,7 @@
  */
 import type { Context } from 'cordis'
 import type { Provider } from '@rein/kernel'
+import { createRedactor } from '@rein/redact'
 import type { Agent, SessionStore } from '@rein/agent'
 import type { AgentSettings } from './config.js'
 import { ConfigError, LoaderCodes } from './errors.js'
@@ -25,7 +26,7 @@ import type { PromptSources } from './examples.js'
 import { systemPrompt } from './system-prompt.js'
 
 /** What the agents are built with, from `@rein/agent`. */
-export type AgentModule = Pick<typeof import('@rein/agent'), 'createAgent' | 'jsonlSession'>
+export type AgentModule = Pick<typeof import('@rein/agent'), 'createAgent' | 'jsonlSession' | 'redactedSession'>
 
 /**
  * Imports `@rein/agent` when a harness with `provider` can build an agent (there is one, and
@@ -34,8 +35,8 @@ export type AgentModule = Pick<typeof import('@rein/agent'), 'createAgent' | 'js
  */
 export async function importAgentModule(provider: Provider | undefined, inspectOnly: boolean): Promise<AgentModule | undefined> {
   if (provider === undefined || inspectOnly) return undefined
-  const { createAgent, jsonlSession } = await import('@rein/agent')
-  return { createAgent, jsonlSession }
+  const { createAgent, jsonlSession, redactedSession } = await import('@rein/agent')
+  return { createAgent, jsonlSession, redactedSession }
 }
 
 /** What the lazy agent needs to know. */
@@ -99,9 +100,14 @@ export function lazyAgent(plan: AgentPlan): LazyAgent {
     }
     prompt ??= { system: systemPrompt(plan.ctx, plan.settings.system, plan.prompt) }
     const { system } = prompt
-    const store = session(module)
+    const { redactSession, ...settings } = plan.settings
+    const given = session(module)
+    // Every store the agent writes to is wrapped, whoever opened it (the file's path, code, agentFor).
+    const store = given && redactSession !== undefined
+      ? module.redactedSession(given, createRedactor([], { extra: redactSession === true ? [] : redactSession }))
+      : given
     return module.createAgent(plan.ctx, {
-      ...plan.settings, provider: plan.provider,
+      ...settings, provider: plan.provider,
       ...(system === undefined ? {} : { system }),
       ...(store ? { session: store } : {}),
       ...(name === undefined ? {} : { name }),

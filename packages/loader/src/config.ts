@@ -7,6 +7,7 @@
  * problem is left out of the config, so nothing is built from it.
  */
 import { resolve } from 'node:path'
+import { patternProblem } from '@rein/redact'
 import { ConfigError, inFileOrder, LoaderCodes, ValueProblem, type LoaderCode } from './errors.js'
 import { interpolateEnv } from './interpolate.js'
 import { prototypeKeyDetail, prototypeKeys } from './plain-data.js'
@@ -17,7 +18,7 @@ import type { ValuePath, YamlSource } from './source.js'
 /** The top-level keys of `rein.yaml`, in the order the docs present them. */
 export const TOP_LEVEL_KEYS = ['provider', 'plugins', 'tools', 'agent', 'examples', 'session', 'startupTimeoutMs'] as const
 const ENTRY_KEYS = ['use', 'config', 'optional', 'isolate'] as const
-const AGENT_KEYS = ['maxTurns', 'maxParallelToolCalls', 'system'] as const
+const AGENT_KEYS = ['maxTurns', 'maxParallelToolCalls', 'system', 'redactSession'] as const
 
 /** One `{ use, config, optional }` entry, with where it is. */
 export interface EntryConfig {
@@ -48,6 +49,12 @@ export interface AgentSettings {
   maxTurns?: number
   maxParallelToolCalls?: number
   system?: string
+  /**
+   * Redact the session's entries before they are stored (`@rein/agent`'s `redactedSession`):
+   * `true` for `@rein/redact`'s built-in patterns, or a list of extra RegExp sources redacted
+   * after them. Unset or `false`: the session holds what the model saw.
+   */
+  redactSession?: true | string[]
 }
 
 /** A checked `rein.yaml`. */
@@ -179,7 +186,7 @@ function isListed(value: unknown): boolean {
 export function readAgentSettings(value: unknown, path: ValuePath, report: Report): AgentSettings {
   if (value === undefined || value === null) return {}
   if (!isPlainObject(value)) {
-    report(LoaderCodes.CONFIG_INVALID, path, '"agent" must be { maxTurns?, maxParallelToolCalls?, system? }')
+    report(LoaderCodes.CONFIG_INVALID, path, '"agent" must be { maxTurns?, maxParallelToolCalls?, system?, redactSession? }')
     return {}
   }
   checkKeys(value, AGENT_KEYS, path, 'agent key', report)
@@ -197,7 +204,28 @@ export function readAgentSettings(value: unknown, path: ValuePath, report: Repor
     if (typeof value.system !== 'string') report(LoaderCodes.CONFIG_INVALID, [...path, 'system'], 'system must be a string')
     else settings.system = value.system
   }
+  const redact = readRedactSession(value.redactSession, [...path, 'redactSession'], report)
+  if (redact !== undefined) settings.redactSession = redact
   return settings
+}
+
+/** `redactSession`: true, false, or a list of RegExp sources that compile and match something. */
+function readRedactSession(value: unknown, path: ValuePath, report: Report): true | string[] | undefined {
+  if (value === undefined || value === null || value === false) return undefined
+  if (value === true) return true
+  if (!Array.isArray(value) || value.some((item) => typeof item !== 'string')) {
+    report(LoaderCodes.CONFIG_INVALID, path, 'redactSession must be true (the built-in secret patterns) or a list of extra RegExp sources, e.g. [\'corp-[0-9a-f]{32}\']')
+    return undefined
+  }
+  let ok = true
+  value.forEach((source: string, index) => {
+    const problem = patternProblem(source)
+    if (problem !== undefined) {
+      report(LoaderCodes.CONFIG_INVALID, [...path, index], `redactSession[${index}] ${problem}`)
+      ok = false
+    }
+  })
+  return ok ? value as string[] : undefined
 }
 
 function readExamples(value: unknown, dir: string, report: Report): string[] {

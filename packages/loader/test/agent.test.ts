@@ -29,6 +29,25 @@ describe('lazyAgent', () => {
       .toEqual([{ role: 'system', content: 'be brief' }, { role: 'user', content: 'hello' }])
   })
 
+  it('with redactSession, stores what a tool printed redacted, whoever opened the session', async () => {
+    const token = 'ghp_0123456789abcdefghijABCDEFGHIJ'
+    const generate = vi.fn(async () => ({ role: 'assistant' as const, content: `the token is ${token} and corp-deadbeef` }))
+    const dir = await project({})
+    const path = join(dir, 'runs', 's.jsonl')
+    const lazy = lazyAgent(await plan({ sessionPath: path, settings: { maxTurns: 2, redactSession: ['corp-[0-9a-f]{8}'] } }, generate))
+    expect((await lazy.get().run(`use Authorization: Bearer ${token}`)).kind).toBe('completed')
+    await lazy.dispose()
+    const text = await readFile(path, 'utf8')
+    expect(text).not.toContain(token)
+    expect(text).not.toContain('deadbeef')
+    expect(text).toContain('the token is [REDACTED] and [REDACTED]')
+    const stored = agentModule.memorySession()
+    const other = lazyAgent(await plan({ settings: { redactSession: true } }, generate))
+    await other.forSession(stored).run('go')
+    expect(JSON.stringify(await stored.load())).not.toContain(token)
+    await other.dispose()
+  })
+
   it('opens the file session, and closes it on dispose', async () => {
     const dir = await project({})
     const path = join(dir, 'runs', 's.jsonl')
@@ -54,8 +73,8 @@ describe('lazyAgent', () => {
 describe('importAgentModule', () => {
   const provider: Provider = { generate: async () => ({ role: 'assistant', content: 'ok' }) }
 
-  it('gives createAgent and jsonlSession when an agent can be built', async () => {
-    expect(await importAgentModule(provider, false)).toEqual({ createAgent: agentModule.createAgent, jsonlSession: agentModule.jsonlSession })
+  it('gives createAgent, jsonlSession and redactedSession when an agent can be built', async () => {
+    expect(await importAgentModule(provider, false)).toEqual({ createAgent: agentModule.createAgent, jsonlSession: agentModule.jsonlSession, redactedSession: agentModule.redactedSession })
   })
 
   it('gives nothing without a provider or for an inspectOnly harness', async () => {

@@ -122,6 +122,19 @@ describe('readHarnessConfig', () => {
       .toBe('/project/rein.yaml:3 agent: maxTurns must be a positive integer (got "many")')
   })
 
+  it('takes redactSession: true or a list of patterns, refuses anything else, and still refuses unknown agent keys', () => {
+    expect(read('tools: [./t.ts]\nagent: { redactSession: true }\n').agent).toEqual({ redactSession: true })
+    expect(read('tools: [./t.ts]\nagent: { redactSession: false }\n').agent).toEqual({})
+    expect(read("tools: [./t.ts]\nagent: { redactSession: ['corp-[0-9a-f]{8}'] }\n").agent).toEqual({ redactSession: ['corp-[0-9a-f]{8}'] })
+    expect(messagesOf("tools: [./t.ts]\nagent:\n  redactSession: ['ok', 'corp-[0-9']\n  redactSesion: true\n")).toEqual([
+      expect.stringMatching(/^\/project\/rein\.yaml:3 agent: redactSession\[1\] is not a valid regular expression: "corp-\[0-9" /),
+      '/project/rein.yaml:4 agent: unknown agent key "redactSesion" (did you mean "redactSession"?); valid keys: maxTurns, maxParallelToolCalls, system, redactSession',
+    ])
+    expect(messagesOf('tools: [./t.ts]\nagent: { redactSession: yes }\n')).toEqual([
+      expect.stringContaining('agent: redactSession must be true (the built-in secret patterns) or a list of extra RegExp sources'),
+    ])
+  })
+
   it('substitutes ${env:NAME} and names a missing variable with its entry and line', () => {
     const text = 'provider:\n  use: "@rein/provider-openai"\n  config:\n    apiKey: "${env:DEEPSEEK_API_KEY}"\n'
     expect(read(text, { DEEPSEEK_API_KEY: 'sk-1' }).provider?.config).toEqual({ apiKey: 'sk-1' })

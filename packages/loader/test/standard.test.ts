@@ -119,7 +119,7 @@ describe('a harness of the standard packages', () => {
 describe('the standard package names', () => {
   it('are every package the loader depends on that a use: may name', async () => {
     const manifest = JSON.parse(await readFile(new URL('../package.json', import.meta.url), 'utf8')) as { dependencies: Record<string, string> }
-    const libraries = ['@rein/kernel', '@rein/agent', '@rein/retention', '@rein/isolate']
+    const libraries = ['@rein/kernel', '@rein/agent', '@rein/retention', '@rein/redact', '@rein/isolate']
     const usable = Object.keys(manifest.dependencies).filter((name) => name.startsWith('@rein/') && !libraries.includes(name))
     expect([...STANDARD_PACKAGES].sort()).toEqual(usable.sort())
   })

@@ -5,6 +5,7 @@
  * keep `<server>__<tool>` unambiguous, URLs that parse), so a bad entry fails the start.
  */
 import { Schema } from 'cordis'
+import { serverRedactor } from './secrets.js'
 
 /** A server started as a child process and spoken to over its stdin/stdout. */
 export interface StdioServerConfig {
@@ -94,18 +95,21 @@ export function checkConfig(config: Config): void {
       throw new McpConfigError(`${where}: a server name must be 1-${MAX_SERVER_NAME} letters, digits, "-" or single "_" `
         + `(no "__", not at either end), because its tools are named "<server>__<tool>"; rename the entry`)
     }
-    if (isStdio(server)) {
-      if (!server.command.trim()) throw new McpConfigError(`${where}: command must not be empty`)
-      continue
-    }
-    let url: URL
-    try {
-      url = new URL(server.url)
-    } catch {
-      throw new McpConfigError(`${where}: url "${server.url}" is not a valid URL`)
-    }
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-      throw new McpConfigError(`${where}: url must be http: or https:, got "${url.protocol}"`)
-    }
+    const problem = serverProblem(server)
+    // A URL may hold a configured header value or credentials: the message is redacted whole.
+    if (problem !== undefined) throw new McpConfigError(`${where}: ${serverRedactor(server)(problem)}`)
   }
+}
+
+/** What is wrong with one server entry beyond its shape, or undefined. */
+function serverProblem(server: ServerConfig): string | undefined {
+  if (isStdio(server)) return server.command.trim() ? undefined : 'command must not be empty'
+  let url: URL
+  try {
+    url = new URL(server.url)
+  } catch {
+    return `url "${server.url}" is not a valid URL`
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return `url must be http: or https:, got "${url.protocol}"`
+  return undefined
 }

@@ -3,10 +3,10 @@
  * server's configured `headers` and `env`. A server may echo them back (an HTTP 401 body
  * quoting the `Authorization` it got, a child printing its environment on a crash), so every
  * text built from what a server said goes through its redactor first. The redactor is
- * provider-kit's: each value is also matched URL-encoded and JSON-escaped, and the token of
- * a `Bearer <token>` value is matched on its own.
+ * `@rein/redact`'s: each value is also matched in any percent-encoding, JSON-escaped and in
+ * base64, the token of a `Bearer <token>` value on its own, and common credentials by pattern.
  */
-import { createRedactor, type Redactor } from '@rein/provider-kit'
+import { createRedactor, type Redactor } from '@rein/redact'
 import type { ServerConfig } from './config.js'
 
 /** Values shorter than this are not secrets (`1`, `on`); hiding them would garble messages. */

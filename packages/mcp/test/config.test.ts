@@ -33,4 +33,10 @@ describe('checkConfig', () => {
     expect(() => checkConfig({ servers: { a: { url: 'not a url' } } })).toThrow('is not a valid URL')
     expect(() => checkConfig({ servers: { a: { url: 'ftp://host/x' } } })).toThrow('must be http: or https:')
   })
+
+  it('never prints a configured header value or URL credentials in a config error', () => {
+    const key = 'mcp-key-0123456789'
+    const bad = { url: `not a url ${key} https://admin:pw-secret@host`, headers: { Authorization: `Bearer ${key}` } }
+    expect(() => checkConfig({ servers: { a: bad } })).toThrow('url "not a url [REDACTED] https://[REDACTED]@host" is not a valid URL')
+  })
 })

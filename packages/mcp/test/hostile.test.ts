@@ -70,10 +70,10 @@ describe('a hostile server over stdio', () => {
   it('keeps the values of its env out of tool errors, logs and events', async () => {
     const leak = await h.ctx.tools.execute(call('raw__leak'))
     expect(code(leak)).toBe(MCP_TOOL_ERROR)
-    expect(text(leak)).toBe('Error: denied for [redacted] ([redacted])')
+    expect(text(leak)).toBe('Error: denied for [REDACTED] ([REDACTED])')
 
     const failed = h.events.find((e) => e.kind === 'failed' && e.server === 'leaky')
-    expect(failed).toMatchObject({ error: expect.stringContaining('stderr: config: [redacted] [redacted]') })
+    expect(failed).toMatchObject({ error: expect.stringContaining('stderr: config: [REDACTED] [REDACTED]') })
     const everything = JSON.stringify([h.events, h.warnings, h.logs])
     expect(everything).not.toContain(SECRET)
     expect(everything).not.toContain(ENCODED)

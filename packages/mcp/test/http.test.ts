@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { MCP_SERVER_UNAVAILABLE } from '../src/index.js'
-import { REDACTED } from '@rein/provider-kit'
+import { REDACTED } from '@rein/redact'
 import { startHttpServer, type HttpFixture } from './fixtures/http-server.js'
 import { call, code, harness, text, type Harness } from './helpers.js'
 

@@ -99,8 +99,17 @@ function resolveBaseURL(v: unknown): string {
   return root
 }
 
-/** Validates a raw config and fills in the defaults. Throws `ProviderConfigError` on the first problem. */
+/**
+ * Validates a raw config and fills in the defaults. Throws `ProviderConfigError` on the first
+ * problem, with the key and header values taken out, whatever field they are quoted from.
+ */
 export function resolveConfig(raw: unknown): ResolvedConfig {
+  const { apiKey, headers } = (typeof raw === 'object' && raw !== null ? raw : {}) as { apiKey?: unknown, headers?: unknown }
+  const values = typeof headers === 'object' && headers !== null ? Object.values(headers) as unknown[] : []
+  return check.hiding([apiKey, ...values], () => resolveChecked(raw))
+}
+
+function resolveChecked(raw: unknown): ResolvedConfig {
   const r = check.object(raw, '"model", "maxTokens" and "apiKey"')
   check.knownKeys(r, KNOWN_KEYS)
   if (typeof r.model !== 'string' || r.model.trim() === '') check.fail('model', 'a non-empty string such as "claude-sonnet-4-5"', r.model)

@@ -52,7 +52,7 @@ describe('config', () => {
   it('accepts a credential sent in headers instead of apiKey', () => {
     const c = resolveConfig({ model: 'm', maxTokens: 5, headers: { Authorization: 'Bearer tok-123456789' } })
     expect(c.apiKey).toBeUndefined()
-    expect(c.redact('Bearer tok-123456789 / tok-123456789')).toBe('[redacted] / [redacted]')
+    expect(c.redact('Bearer tok-123456789 / tok-123456789')).toBe('[REDACTED] / [REDACTED]')
   })
 
   it('never quotes a secret: not the key, a header value, or what follows ? in a refused baseURL', () => {
@@ -67,6 +67,23 @@ describe('config', () => {
     expect(messages[0]).toBe('@rein/provider-anthropic config: "apiKey" contains a line break, which cannot be sent in an HTTP header; remove it (check the variable or file it comes from). The value is not shown.')
     expect(messages[2]).toBe('@rein/provider-anthropic config: "headers.x-token" must be a string (got a number)')
     expect(messages[4]).toBe('@rein/provider-anthropic config: "baseURL" must not have a query or fragment (got "https://host.example/?…"): requests go to <baseURL>/v1/messages')
+  })
+
+  it('never prints the key or a header value written into another field, in any spelling', () => {
+    const token = 'gw-0123456789abcdef'
+    const messages = [
+      messageOf({ ...base, baseURL: `ftp://x/${KEY}` }),
+      messageOf({ ...base, baseURL: `https://host.example/v1/${KEY.replaceAll('-', '%2D')}/v1` }),
+      messageOf({ ...base, anthropicVersion: KEY }),
+      messageOf({ ...base, temperature: KEY }),
+      messageOf({ ...base, headers: { 'x-token': token }, parallelToolCalls: token }),
+    ]
+    for (const m of messages) {
+      expect(m).toMatch(/^@rein\/provider-anthropic config: .*\[REDACTED\]/)
+      expect(m).not.toContain('5e6f7a8b9c')
+      expect(m).not.toContain('0123456789abcdef')
+    }
+    expect(messages[0]).toBe('@rein/provider-anthropic config: "baseURL" must be the server root, an http(s) URL such as "https://api.anthropic.com" (got "ftp://x/[REDACTED]")')
   })
 
   it('createProvider refuses a bad config when it is called, not on the first request', () => {

@@ -22,7 +22,7 @@ describe('HTTP errors', () => {
     const error = await failure(providerFor(server).generate(request()))
     expect(error).toBeInstanceOf(ProviderAuthError)
     expect(error).toMatchObject({ code: 'PROVIDER_AUTH', status: 401, errorType: 'authentication_error', requestId: 'req_test_1' })
-    expect(error.message).toBe(`${server.url} refused the credentials (HTTP 401 authentication_error): invalid x-api-key: [redacted]. Check that apiKey holds a valid Anthropic API key (it is sent as x-api-key). (request id req_test_1)`)
+    expect(error.message).toBe(`${server.url} refused the credentials (HTTP 401 authentication_error): invalid x-api-key: [REDACTED]. Check that apiKey holds a valid Anthropic API key (it is sent as x-api-key). (request id req_test_1)`)
   })
 
   it('404: names the model and says that baseURL is the server root', async () => {

@@ -24,6 +24,9 @@ function expectClean(error: unknown): void {
   expect(shown).not.toContain(KEY)
   expect(shown).not.toContain(GATEWAY)
   expect(shown).not.toMatch(/(?<![\w])q7z(?![\w])/)
+  // Any percent-encoding of a dash, and the parts of the secrets that no spelling changes.
+  expect(shown).not.toMatch(/%2d/i)
+  expect(secretLeaks(error, '7f3a9c1e5b2d4f6a', '0b1c2d3e4f')).toEqual([])
 }
 
 describe('secrets in errors', () => {
@@ -31,11 +34,12 @@ describe('secrets in errors', () => {
     ['raw', `key ${KEY} and token ${GATEWAY} for team ${SHORT}`],
     ['JSON-escaped in a quoted body', JSON.stringify({ headers: { 'x-api-key': KEY, 'x-gateway-token': GATEWAY } })],
     ['URL-encoded', `url /v1/messages?key=${encodeURIComponent(KEY)}&t=${encodeURIComponent(GATEWAY).toLowerCase()}`],
+    ['with `-` written %2D or %2d', `key ${KEY.replaceAll('-', '%2D')} and token ${GATEWAY.replaceAll('-', '%2d')}`],
   ])('a 401 that echoes them %s shows neither', async (_, echoed) => {
     server = await startServer(jsonReply(errorBody('authentication_error', echoed), 401))
     const error = await providerFor(server, { headers }).generate(request()).catch((e: unknown) => e)
     expectClean(error)
-    expect((error as Error).message).toContain('[redacted]')
+    expect((error as Error).message).toContain('[REDACTED]')
   })
 
   it('an error event that echoes them, mid-stream', async () => {

@@ -7,6 +7,7 @@
  * are refused, with the likely intended one. Meant to run once, in `createProvider`.
  */
 import { ProviderConfigError } from './errors.js'
+import { createRedactor } from '@rein/redact'
 import { MAX_TIMER_MS } from '@rein/kernel'
 import { DEFAULT_IDLE_TIMEOUT_MS } from './limits.js'
 import type { RetryPolicy } from './retry.js'
@@ -51,6 +52,22 @@ function unsendable(value: string): string | undefined {
 /** The checks, each refusal prefixed with the package's name. */
 export class ConfigCheck {
   constructor(readonly packageName: string) {}
+
+  /**
+   * Runs `resolve`, and rethrows a refusal with `credentials` (the configured key and secret
+   * header values, as written) taken out of its message in every spelling: a key written into
+   * the wrong field (`baseURL: ftp://x/<key>`, `temperature: <key>`) is never printed.
+   */
+  hiding<T>(credentials: readonly unknown[], resolve: () => T): T {
+    try {
+      return resolve()
+    } catch (error) {
+      if (!(error instanceof ProviderConfigError)) throw error
+      const values = credentials.filter((value): value is string => typeof value === 'string').flatMap((value) => [value, value.trim()])
+      const message = createRedactor(values)(error.message)
+      throw message === error.message ? error : new ProviderConfigError(message)
+    }
+  }
 
   /** Refuses with `text`. */
   problem(text: string): never {

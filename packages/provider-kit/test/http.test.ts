@@ -36,7 +36,7 @@ function endpointAt(url: string, overrides: Partial<Endpoint> = {}) {
   const site = { baseURL: url, model: 'm', redact: createRedactor([SECRET]) }
   const endpoint: Endpoint = {
     url: `${url}/v1/chat?key=${SECRET}`,
-    shownURL: `${url}/v1/chat?key=[redacted]`,
+    shownURL: `${url}/v1/chat?key=[REDACTED]`,
     headers: { authorization: 'Bearer wire', 'x-version': '1' },
     configuredHeaders: { 'X-Version': '2', accept: 'application/x-ndjson' },
     site,
@@ -111,7 +111,7 @@ describe('postWithRetries', () => {
     const { endpoint } = endpointAt(s.url, { retry: { maxRetries: 1, retryBaseDelayMs: 1, maxRetryDelayMs: 1, retryableStatus: transientStatus } })
     await s.close(); server = undefined
     const error = await postWithRetries(endpoint, {}, false, undefined, recorder().deps).then(() => { throw new Error('expected a failure') }, (e: unknown) => e as Error)
-    expect(error).toMatchObject({ code: PROVIDER_UNAVAILABLE, message: expect.stringMatching(/^could not reach http:\/\/127\.0\.0\.1:\d+\/v1\/chat\?key=\[redacted\] \(2 attempts\): ECONNREFUSED/) })
+    expect(error).toMatchObject({ code: PROVIDER_UNAVAILABLE, message: expect.stringMatching(/^could not reach http:\/\/127\.0\.0\.1:\d+\/v1\/chat\?key=\[REDACTED\] \(2 attempts\): ECONNREFUSED/) })
     expect(error.cause).toBeInstanceOf(TypeError)
   })
 

@@ -80,7 +80,7 @@ describe('wireProvider', () => {
     const { server, provider } = await providerFor([{ status: 503, body: 'busy' }, { status: 503, body: 'key toy-key-0123456789 busy' }])
     const error = await provider.generate(request).catch((e: unknown) => e)
     expect(error).toBeInstanceOf(ProviderBadRequestError)
-    expect((error as Error).message).toContain('toy refused: key [redacted] busy')
+    expect((error as Error).message).toContain('toy refused: key [REDACTED] busy')
     expect(server.requests).toHaveLength(2)
     expect(classified.map(({ failure, site }) => [failure.status, failure.attempts, site.kind])).toEqual([[503, 2, 'toy']])
   })

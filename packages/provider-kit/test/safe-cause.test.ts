@@ -34,7 +34,7 @@ describe('redactedCopy', () => {
     const copy = redactedCopy(original, redact) as TypeError
     expect(copy).toBeInstanceOf(TypeError)
     expect(copy.name).toBe('TypeError')
-    expect(copy.message).toContain('[redacted]')
+    expect(copy.message).toContain('[REDACTED]')
     expectNoSecret(copy, SECRET)
     expect(original.message).toContain(SECRET)
   })
@@ -46,8 +46,8 @@ describe('redactedCopy', () => {
     const copy = redactedCopy(outer, redact) as AggregateError & { cause: TypeError & { cause: Error & { code: string } } }
     expect(copy).toBeInstanceOf(AggregateError)
     expect(copy.cause.cause.code).toBe('ECONNRESET')
-    expect(copy.cause.cause.message).toBe('socket said [redacted]')
-    expect(copy.errors[1]).toEqual({ 'key [redacted]': ['[redacted]'] })
+    expect(copy.cause.cause.message).toBe('socket said [REDACTED]')
+    expect(copy.errors[1]).toEqual({ 'key [REDACTED]': ['[REDACTED]'] })
     expect(copy.errors[0]).toBe(copy.cause)
     expectNoSecret(copy, SECRET)
   })
@@ -56,7 +56,7 @@ describe('redactedCopy', () => {
     const original = new DOMException(`refused ${SECRET}`, 'NetworkError')
     const copy = redactedCopy(original, redact) as DOMException
     expect(copy.name).toBe('NetworkError')
-    expect(copy.message).toBe('refused [redacted]')
+    expect(copy.message).toBe('refused [REDACTED]')
     expectNoSecret(copy, SECRET)
   })
 
@@ -67,7 +67,7 @@ describe('redactedCopy', () => {
     Object.defineProperty(error, 'trap', { enumerable: true, get: () => { throw new Error(SECRET) } })
     const copy = redactedCopy(error, redact) as Record<string, any>
     expect(copy.looped.self).toBe(copy.looped)
-    expect(copy.looped.note).toBe('[redacted]')
+    expect(copy.looped.note).toBe('[REDACTED]')
     expect(copy.headers).toBe('[Headers]')
     expect(copy.at).toBe('[Date]')
     expect(copy.n).toBe(1n)
@@ -76,7 +76,7 @@ describe('redactedCopy', () => {
   })
 
   it('returns strings redacted and other primitives as they are', () => {
-    expect(redactedCopy(`a ${SECRET}`, redact)).toBe('a [redacted]')
+    expect(redactedCopy(`a ${SECRET}`, redact)).toBe('a [REDACTED]')
     expect(redactedCopy(undefined, redact)).toBeUndefined()
     expect(redactedCopy(42, redact)).toBe(42)
   })
@@ -88,16 +88,16 @@ describe('redactedCopy with keep', () => {
     const outer = Object.assign(new TypeError(`fetch failed for ${SECRET}`, { cause: inner }), { request: { url: `/v1?key=${SECRET}` } })
     const copy = redactedCopy(outer, redact, NETWORK_FACTS) as TypeError & Record<string, any>
     expect(copy).toBeInstanceOf(TypeError)
-    expect(copy.message).toBe('fetch failed for [redacted]')
+    expect(copy.message).toBe('fetch failed for [REDACTED]')
     expect(copy).not.toHaveProperty('request')
-    expect(copy.cause).toMatchObject({ message: 'socket [redacted]', code: 'ECONNRESET', errno: -104 })
+    expect(copy.cause).toMatchObject({ message: 'socket [REDACTED]', code: 'ECONNRESET', errno: -104 })
     expect(copy.cause).not.toHaveProperty('headers')
     expectNoSecret(copy, SECRET)
   })
 
   it('does not walk plain data, even inside AggregateError#errors', () => {
     const copy = redactedCopy(new AggregateError([new Error(SECRET), { body: SECRET }], 'all failed'), redact, NETWORK_FACTS) as AggregateError
-    expect(copy.errors[0]).toMatchObject({ message: '[redacted]' })
+    expect(copy.errors[0]).toMatchObject({ message: '[REDACTED]' })
     expect(copy.errors[1]).toBe('[Object]')
     expect(redactedCopy({ body: SECRET }, redact, NETWORK_FACTS)).toBe('[Object]')
   })

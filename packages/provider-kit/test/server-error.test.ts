@@ -16,8 +16,8 @@ describe('readErrorBody', () => {
 
 describe('quote', () => {
   it('redacts, folds white space (redacting what folding joins) and says when the body is empty', () => {
-    expect(quote('key:\n  Bearer\n\ttok-12345678 and tok-12345678', site)).toBe('key: Bearer [redacted] and [redacted]')
-    expect(quote('pass: p@ss\nwordy', site)).toBe('pass: [redacted]y')
+    expect(quote('key:\n  Bearer\n\ttok-12345678 and tok-12345678', site)).toBe('key: Bearer [REDACTED] and [REDACTED]')
+    expect(quote('pass: p@ss\nwordy', site)).toBe('pass: [REDACTED]y')
     expect(quote(' \n ', site)).toBe('(empty body)')
   })
 

@@ -19,10 +19,10 @@ describe('failWith', () => {
     const error = failWith(site, ProviderUnavailableError, `down: ${SECRET}`, { status: 503, retryAfterMs: 10, errorType: `t ${SECRET}`, requestId: SECRET, cause })
     expect(error).toBeInstanceOf(ProviderUnavailableError)
     expect(error).toBeInstanceOf(ProviderError)
-    expect(error).toMatchObject({ code: 'PROVIDER_UNAVAILABLE', name: 'ProviderUnavailableError', status: 503, retryAfterMs: 10, errorType: 't [redacted]', requestId: '[redacted]' })
-    expect(error.message).toBe('down: [redacted]')
+    expect(error).toMatchObject({ code: 'PROVIDER_UNAVAILABLE', name: 'ProviderUnavailableError', status: 503, retryAfterMs: 10, errorType: 't [REDACTED]', requestId: '[REDACTED]' })
+    expect(error.message).toBe('down: [REDACTED]')
     expect(error.cause).toBeInstanceOf(TypeError)
-    expect(error.cause).toMatchObject({ code: 'ECONNRESET', request: { key: '[redacted]' } })
+    expect(error.cause).toMatchObject({ code: 'ECONNRESET', request: { key: '[REDACTED]' } })
     expect(secretLeaks(error, SECRET)).toEqual([])
   })
 

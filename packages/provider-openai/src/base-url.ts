@@ -1,7 +1,7 @@
 /**
  * Reads `baseURL` into the endpoint requests go to and the form messages show. A query is kept
  * on the endpoint (Azure's `?api-version=`, a gateway's `?key=`); its values are secrets, so the
- * shown form replaces each with `[redacted]`, except the names in `PUBLIC_QUERY_PARAMS`. What
+ * shown form replaces each with `[REDACTED]`, except the names in `PUBLIC_QUERY_PARAMS`. What
  * any base URL must be (http(s), no credentials, no fragment) is the kit's `readHttpURL`.
  */
 import { readHttpURL, REDACTED, type HttpURLProblem } from '@rein/provider-kit'

@@ -7,7 +7,7 @@
  */
 import { ConfigCheck, createRedactor, quotableURL, type Redactor, type Transport, type TransportConfig } from '@rein/provider-kit'
 import { readBaseURL } from './base-url.js'
-import { headerSecrets } from './secrets.js'
+import { headerSecrets, PUBLIC_HEADERS } from './secrets.js'
 
 /** What `createProvider` accepts (the `provider.config` of `rein.yaml`). */
 export interface OpenAIProviderConfig extends TransportConfig {
@@ -64,8 +64,22 @@ const KEY_ADVICE = {
   whenEmpty: 'set it (e.g. apiKey: ${env:DEEPSEEK_API_KEY}) and check that the variable is exported, or leave apiKey out for a server that needs no key',
 }
 
-/** Validates a raw config and fills in the defaults. Throws `ProviderConfigError` on the first problem. */
+/**
+ * Validates a raw config and fills in the defaults. Throws `ProviderConfigError` on the first
+ * problem, with the key and secret header values taken out, whatever field they are quoted from.
+ */
 export function resolveConfig(raw: unknown): ResolvedConfig {
+  return check.hiding(credentialsOf(raw), () => resolveChecked(raw))
+}
+
+/** The credentials of a raw config, as written: `apiKey` and every secret header value. */
+function credentialsOf(raw: unknown): unknown[] {
+  const { apiKey, headers } = (typeof raw === 'object' && raw !== null ? raw : {}) as { apiKey?: unknown, headers?: unknown }
+  const named = typeof headers === 'object' && headers !== null ? Object.entries(headers) : []
+  return [apiKey, ...named.filter(([name]) => !PUBLIC_HEADERS.has(name.toLowerCase())).map(([, value]) => value as unknown)]
+}
+
+function resolveChecked(raw: unknown): ResolvedConfig {
   const r = check.object(raw, '"model"')
   check.knownKeys(r, KNOWN_KEYS)
   if (typeof r.model !== 'string' || r.model.trim() === '') check.fail('model', 'a non-empty string such as "deepseek-chat"', r.model)

@@ -15,7 +15,7 @@ import { parseCompletion } from './wire-response.js'
 
 /**
  * The provider, with the model and server it talks to (for display); its `baseURL` is the base
- * URL with secret query values replaced by `[redacted]`.
+ * URL with secret query values replaced by `[REDACTED]`.
  */
 export type OpenAIProvider = WireProvider<AssistantMessage>
 

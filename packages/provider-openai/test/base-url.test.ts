@@ -15,9 +15,9 @@ describe('readBaseURL', () => {
     expect(reading).toEqual({
       kind: 'ok',
       url: {
-        shown: 'https://gw.test/openai?api-version=2024-06-01&key=[redacted]&[redacted]',
+        shown: 'https://gw.test/openai?api-version=2024-06-01&key=[REDACTED]&[REDACTED]',
         endpoint: 'https://gw.test/openai/chat/completions?api-version=2024-06-01&key=a%2Bb+c&token',
-        shownEndpoint: 'https://gw.test/openai/chat/completions?api-version=2024-06-01&key=[redacted]&[redacted]',
+        shownEndpoint: 'https://gw.test/openai/chat/completions?api-version=2024-06-01&key=[REDACTED]&[REDACTED]',
         secrets: ['a%2Bb+c', 'a+b c', 'token', 'token'],
       },
     })

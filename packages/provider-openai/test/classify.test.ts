@@ -28,7 +28,7 @@ describe('classifyHttpError', () => {
     const err = classifyHttpError({ status: 401, body: body(`bad key sk-secret-123 ${'x'.repeat(900)}`), attempts: 1 }, site)
     expect(err.message).not.toContain('sk-secret-123')
     expect(err.stack).not.toContain('sk-secret-123')
-    expect(err.message).toContain('bad key [redacted]')
+    expect(err.message).toContain('bad key [REDACTED]')
     expect(err.message).toMatch(/more characters/)
   })
 

@@ -25,7 +25,7 @@ describe('resolveConfig', () => {
       headers: {}, stream: true, maxRetries: 2, retryBaseDelayMs: 500, maxRetryDelayMs: 60_000, idleTimeoutMs: 120_000,
       credentials: 'apiKey', redact: expect.any(Function),
     })
-    expect(config.redact('key sk-abc.')).toBe('key [redacted].')
+    expect(config.redact('key sk-abc.')).toBe('key [REDACTED].')
   })
 
   it('strips trailing slashes from baseURL and appends the endpoint path', () => {
@@ -35,9 +35,9 @@ describe('resolveConfig', () => {
   it('keeps a query on the endpoint and shows its values redacted, except api-version', () => {
     const config = resolveConfig({ ...ok, baseURL: 'https://gw.example.test/openai/?api-version=2024-06-01&api-key=s3cr3t%2Bvalue' })
     expect(config.endpoint).toBe('https://gw.example.test/openai/chat/completions?api-version=2024-06-01&api-key=s3cr3t%2Bvalue')
-    expect(config.baseURL).toBe('https://gw.example.test/openai?api-version=2024-06-01&api-key=[redacted]')
-    expect(config.shownEndpoint).toBe('https://gw.example.test/openai/chat/completions?api-version=2024-06-01&api-key=[redacted]')
-    expect(config.redact('got s3cr3t+value and s3cr3t%2bvalue')).toBe('got [redacted] and [redacted]')
+    expect(config.baseURL).toBe('https://gw.example.test/openai?api-version=2024-06-01&api-key=[REDACTED]')
+    expect(config.shownEndpoint).toBe('https://gw.example.test/openai/chat/completions?api-version=2024-06-01&api-key=[REDACTED]')
+    expect(config.redact('got s3cr3t+value and s3cr3t%2bvalue')).toBe('got [REDACTED] and [REDACTED]')
   })
 
   it('needs no apiKey: a server without keys gets no Authorization header', () => {
@@ -104,6 +104,6 @@ describe('resolveConfig', () => {
   it('is applied by createProvider, at creation', () => {
     expect(() => createProvider({ model: 'm', apiKey: 7 } as never)).toThrow(expect.objectContaining({ code: PROVIDER_CONFIG }))
     expect(createProvider({ ...ok, baseURL: 'http://127.0.0.1:9/v1' })).toMatchObject({ model: 'deepseek-chat', baseURL: 'http://127.0.0.1:9/v1' })
-    expect(createProvider({ ...ok, baseURL: 'http://127.0.0.1:9/v1?key=q-secret-42' }).baseURL).toBe('http://127.0.0.1:9/v1?key=[redacted]')
+    expect(createProvider({ ...ok, baseURL: 'http://127.0.0.1:9/v1?key=q-secret-42' }).baseURL).toBe('http://127.0.0.1:9/v1?key=[REDACTED]')
   })
 })

@@ -18,7 +18,7 @@ describe('errors that say what went wrong', () => {
   it('401: an auth error that never contains the key, though the server echoed it', async () => {
     const err = await failure('error-401.json')
     expect(err).toMatchObject({ code: codes.PROVIDER_AUTH, name: 'ProviderAuthError', status: 401 })
-    expect(err.message).toContain('Incorrect API key provided: [redacted]')
+    expect(err.message).toContain('Incorrect API key provided: [REDACTED]')
     expect(err.message).toContain('Check that apiKey is set')
     expect(`${err.message}\n${err.stack}\n${JSON.stringify(err)}`).not.toContain(KEY)
   })

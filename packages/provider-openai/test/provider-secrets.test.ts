@@ -1,4 +1,4 @@
-import { secretLeaks, visibleTexts } from '@rein/testing'
+import { fixtureServers, secretLeaks, visibleTexts } from '@rein/testing'
 import { afterEach, describe, expect, it } from 'vitest'
 import { PROVIDER_AUTH, PROVIDER_CONFIG, PROVIDER_STREAM_INTERRUPTED, PROVIDER_UNAVAILABLE } from '../src/index.js'
 import { createProvider } from '../src/provider.js'
@@ -6,7 +6,8 @@ import { startFixtureServer, type FixtureServer, type Reply } from './fixture-se
 import { drain, KEY, request } from './helpers.js'
 
 let server: FixtureServer | undefined
-afterEach(async () => { await server?.close(); server = undefined })
+const servers = fixtureServers()
+afterEach(async () => { await server?.close(); server = undefined; await servers.closeAll() })
 
 /** Asserts that `error` is an error in which none of `secrets` shows, wherever a person or a log could see it. */
 function expectNoSecret(error: unknown, ...secrets: string[]): void {
@@ -58,8 +59,8 @@ describe('no secret reaches an error', () => {
     expect(received.headers).toMatchObject({ 'api-key': AZURE, 'x-api-key': QUOTED, 'x-proxy-token': PROXY, authorization: `Bearer ${KEY}` })
     expect(received.path).toBe(`/v1/chat/completions?api-version=2024-06-01&api-key=${QUERY}`)
     expectNoSecret(error, ...SECRETS)
-    expect(error.message).toContain('[redacted]')
-    expect(error.message).toContain('?api-version=2024-06-01&api-key=[redacted]')
+    expect(error.message).toContain('[REDACTED]')
+    expect(error.message).toContain('?api-version=2024-06-01&api-key=[REDACTED]')
   })
 
   it('when the connection fails: the endpoint is shown without its query value, and the cause chain is redacted', async () => {
@@ -68,7 +69,7 @@ describe('no secret reaches an error', () => {
     await dead.close()
     const error = await failure(provider) as Error & { cause: Error & { cause?: { code?: string } } }
     expect(error).toMatchObject({ code: PROVIDER_UNAVAILABLE })
-    expect(error.message).toContain('/v1/chat/completions?api-version=2024-06-01&api-key=[redacted] (1 attempt): ECONNREFUSED')
+    expect(error.message).toContain('/v1/chat/completions?api-version=2024-06-01&api-key=[REDACTED] (1 attempt): ECONNREFUSED')
     expect(error.cause).toBeInstanceOf(TypeError)
     expect(error.cause.cause?.code).toBe('ECONNREFUSED')
     expectNoSecret(error, ...SECRETS)
@@ -95,13 +96,45 @@ describe('no secret reaches an error', () => {
   })
 })
 
+describe('a key in another spelling', () => {
+  it('is hidden when the server echoes it with `-` written %2D (or %2d), in any mix', async () => {
+    // The server quotes what it received, each dash percent-encoded in another hex case.
+    const echo = await servers.serve(() => ({
+      status: 401,
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ error: { message: `bad key ${KEY.replace('-', '%2D').replaceAll('-', '%2d')} / ${KEY.replaceAll('-', '%2D')}`, type: 'invalid_request_error' } }),
+    }))
+    const error = await failure(createProvider({ baseURL: `${echo.url}/v1`, apiKey: KEY, model: 'm', maxRetries: 0 }))
+    expect(error).toMatchObject({ code: PROVIDER_AUTH })
+    expect(error.message).toContain('bad key [REDACTED] / [REDACTED]')
+    expect(error.message).not.toMatch(/%2d/i)
+    expectNoSecret(error, '4f9c2a7e1b3d5f6a')
+  })
+})
+
+describe('a configured key in a config error', () => {
+  it.each([
+    ['the baseURL path of a non-http URL', { baseURL: `ftp://x/${KEY}` }],
+    ['the baseURL path, percent-encoded', { baseURL: `ftp://x/${encodeURIComponent(KEY).replaceAll('-', '%2D')}` }],
+    ['a number field', { temperature: KEY }],
+    ['a number field, with `-` written %2D', { maxTokens: KEY.replaceAll('-', '%2D') }],
+    ['a header value written into another field', { headers: { 'x-token': 'gw-0123456789abcdef' }, parallelToolCalls: 'gw-0123456789abcdef' }],
+  ] as [string, Record<string, unknown>][])('is never printed when it is in %s', (_, fields) => {
+    let error: unknown
+    try { createProvider({ apiKey: KEY, model: 'm', ...fields } as never) } catch (e) { error = e }
+    expect(error).toMatchObject({ code: PROVIDER_CONFIG })
+    expectNoSecret(error, '4f9c2a7e1b3d5f6a', '0123456789abcdef')
+    expect((error as Error).message).not.toMatch(/%2d/i)
+  })
+})
+
 describe('a short key', () => {
   it('is hidden where it stands as a word, and words that merely contain it are left whole', async () => {
     const s = await serve({ json: 'error-echo.json' })
     const provider = createProvider({ baseURL: s.baseURL, apiKey: 'abc', model: 'deepseek-chat' })
     const error = await failure(provider)
     expect(s.requests[0]!.headers.authorization).toBe('Bearer abc')
-    expect(error.message).toContain('authorization=[redacted] api-key=')
+    expect(error.message).toContain('authorization=[REDACTED] api-key=')
     expect(error.message).toContain('Labcoat keys (abcd-style) are not accepted.')
     expect(error.message).toContain('Check that apiKey is set')
     const word = /(?<![\p{L}\p{N}_])abc(?![\p{L}\p{N}_])/u

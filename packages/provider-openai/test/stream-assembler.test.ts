@@ -78,7 +78,7 @@ describe('StreamAssembler', () => {
 
   it('throws a bad-response error for an event that is not JSON, quoting it without the key', () => {
     const a = new StreamAssembler(site)
-    expect(() => a.push(event('{oops sk-secret-123'))).toThrow(expect.objectContaining({ code: PROVIDER_BAD_RESPONSE, message: expect.stringContaining('{oops [redacted]') }))
+    expect(() => a.push(event('{oops sk-secret-123'))).toThrow(expect.objectContaining({ code: PROVIDER_BAD_RESPONSE, message: expect.stringContaining('{oops [REDACTED]') }))
   })
 
   it('turns an error event into an error with the server text (context length recognised)', () => {

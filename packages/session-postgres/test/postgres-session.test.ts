@@ -2,7 +2,7 @@ import pg from 'pg'
 import { describe, expect, it } from 'vitest'
 import type { Context } from 'cordis'
 import { TOOL_OUTCOME_UNKNOWN, defineTool, type ToolExec, type ToolExecutionResult } from '@rein/kernel'
-import { createAgent } from '@rein/agent'
+import { createAgent, redactedSession } from '@rein/agent'
 import { callMessage, createGate, scripted, testSessionStore, toolCall, validateTranscript, withKernel } from '@rein/testing'
 import { migrate, postgresSession } from '../src/index.js'
 import { TABLE, describeWithPostgres, killWriter, newId, storedEntries } from './helpers.js'
@@ -13,6 +13,30 @@ describeWithPostgres('postgresSession', (db) => {
     const open = () => postgresSession({ connectionString: db().server.url, id })
     return { store: open(), reopen: open, stored: () => storedEntries(db().admin, id), crash: () => killWriter(db().admin, id) }
   }, { describe, it })
+
+  describe('wrapped in redactedSession', () => {
+    const redact = (text: string) => text.replace(/Bearer \S+/g, 'Bearer [REDACTED]')
+    testSessionStore('redactedSession(postgresSession(...), redact)', async () => {
+      const id = newId()
+      const open = () => redactedSession(postgresSession({ connectionString: db().server.url, id }), redact)
+      return { store: open(), reopen: open, stored: () => storedEntries(db().admin, id), crash: () => killWriter(db().admin, id) }
+    }, { describe, it })
+
+    it('stores a tool output without the token it printed, and its call as it ran', async () => {
+      const id = newId()
+      const store = redactedSession(postgresSession({ connectionString: db().server.url, id }), redact)
+      await store.append({ type: 'tool/call', turn: 1, index: 0, call: { id: 'c1', name: 'sh', arguments: { cmd: 'curl -H "Bearer tok-1"' } } })
+      await store.append({
+        type: 'tool/result', turn: 1, index: 0,
+        message: { role: 'tool', toolCallId: 'c1', content: [{ type: 'text', text: 'Authorization: Bearer tok-1' }], isError: false },
+      })
+      await store.close?.()
+      expect(await storedEntries(db().admin, id)).toMatchObject([
+        { type: 'tool/call', call: { arguments: { cmd: 'curl -H "Bearer tok-1"' } } },
+        { type: 'tool/result', message: { content: [{ type: 'text', text: 'Authorization: Bearer [REDACTED]' }] } },
+      ])
+    })
+  })
 
   describe('with a pool the caller owns', () => {
     const pools: pg.Pool[] = []

@@ -5,7 +5,7 @@
  * fails the start with a message naming the key and the fix, never a crash at the first call.
  */
 import { Schema } from 'cordis'
-import { userPattern } from './redact.js'
+import { patternProblem } from '@rein/redact'
 
 export interface AuditConfig {
   /** The JSONL file lines are appended to; a relative path is resolved from `process.cwd()`. */
@@ -37,19 +37,8 @@ function check(config: AuditConfig): AuditConfig {
   if (config.file === undefined) throw new Schema.ValidationError(`is required: ${FILE_HINT}`, { path: ['file'] })
   if (config.file.trim() === '') throw new Schema.ValidationError(`must be a non-empty file path: ${FILE_HINT}`, { path: ['file'] })
   config.redact.forEach((source, index) => {
-    let pattern: RegExp
-    try {
-      pattern = userPattern(source, index).pattern
-    } catch (error) {
-      throw new Schema.ValidationError(
-        `is not a valid regular expression: ${JSON.stringify(source)} (${(error as Error).message}); fix or remove it`,
-        { path: ['redact', index] })
-    }
-    if (pattern.test('')) {
-      throw new Schema.ValidationError(
-        `matches the empty string (${JSON.stringify(source)}), so it would mark every position as a secret; make it match at least one character`,
-        { path: ['redact', index] })
-    }
+    const problem = patternProblem(source)
+    if (problem !== undefined) throw new Schema.ValidationError(problem, { path: ['redact', index] })
   })
   return config
 }

@@ -7,5 +7,4 @@
 export { name, inject, apply } from './plugin.js'
 export { Config, type AuditConfig, type AuditInput } from './config.js'
 export { auditRecord, cut, type AuditRecord, type RecordOptions } from './record.js'
-export { BUILT_IN_PATTERNS, REDACTED, createRedactor, userPattern, type SecretPattern } from './redact.js'
 export { createAppender } from './writer.js'

@@ -11,7 +11,7 @@ import { resolve } from 'node:path'
 import type { Context } from 'cordis'
 import type { AuditConfig } from './config.js'
 import { auditRecord, isoClock } from './record.js'
-import { createRedactor, userPattern } from './redact.js'
+import { createRedactor, redactValue } from '@rein/redact'
 import { createAppender } from './writer.js'
 
 /** The plugin name, as shown by `ctx.tools.chain(...)`. */
@@ -26,7 +26,8 @@ export function apply(ctx: Context, config: AuditConfig) {
   const appender = createAppender(file, (message) => logger.warn(message))
   appender.open()
   ctx.on('dispose', () => appender.close())
-  const redact = createRedactor(config.redact.map(userPattern))
+  const text = createRedactor([], { extra: config.redact })
+  const redact = <T>(value: T): T => redactValue(value, text)
   const clock = isoClock()
 
   ctx.on('tools/result', (exec, result) => {

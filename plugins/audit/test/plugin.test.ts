@@ -132,7 +132,7 @@ describe('audit on a real kernel', () => {
       header: 'Bearer [REDACTED]',
       aws: '[REDACTED]',
       github: ['[REDACTED]', '[REDACTED]'],
-      key: '[REDACTED PRIVATE KEY]',
+      key: '[REDACTED]',
       text: 'id [REDACTED]',
     })
     expect(line.argBytes).toBe(Buffer.byteLength(JSON.stringify(args)))

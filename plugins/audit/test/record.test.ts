@@ -1,12 +1,14 @@
 import type { ToolExec } from '@rein/kernel'
 import { failure } from '@rein/kernel'
 import { describe, expect, it } from 'vitest'
-import { auditRecord, createRedactor, cut } from '../src/index.js'
+import { createRedactor, redactValue } from '@rein/redact'
+import { auditRecord, cut } from '../src/index.js'
 
 const exec = (args: Record<string, unknown>): ToolExec => ({
   id: 'c1', name: 'shot', arguments: args, signal: new AbortController().signal, startedAt: 1000, progress: () => {}, meta: {}, idempotencyKey: 'k1',
 })
-const options = { redact: createRedactor(), maxStringLength: 0, now: 1500 }
+const text = createRedactor()
+const options = { redact: (value: unknown) => redactValue(value, text), maxStringLength: 0, now: 1500 }
 
 describe('auditRecord', () => {
   it('sizes text as UTF-8 bytes and images by their data length', () => {

@@ -1,9 +1,11 @@
 /**
  * The config schema, checked once at load (by cordis at `ctx.plugin(...)`, and by the loader).
  * Every key has a default, so the plugin runs with no config at all. Content (messages, tool
- * arguments and results) is never recorded unless `captureContent` is set.
+ * arguments and results) is never recorded unless `captureContent` is set; every `redact`
+ * entry must compile as a regular expression that cannot match the empty string.
  */
 import { Schema } from 'cordis'
+import { patternProblem } from '@rein/redact'
 
 export interface OtelConfig {
   /** The instrumentation scope name of the tracer (`trace.getTracer(tracerName)`). */
@@ -12,6 +14,8 @@ export interface OtelConfig {
   captureContent: boolean
   /** `gen_ai.provider.name` on agent and chat spans, e.g. `openai`, `deepseek`, `anthropic`. */
   providerName?: string
+  /** Extra secret patterns (RegExp sources, matched globally) redacted after the built-in ones, as audit's `redact`. */
+  redact: string[]
 }
 
 /** What a user may write. */
@@ -20,8 +24,20 @@ export type OtelInput = Partial<OtelConfig>
 /** The default `tracerName`: this package's name. */
 export const DEFAULT_TRACER_NAME = '@rein/plugin-otel'
 
-export const Config: Schema<OtelInput | undefined, OtelConfig> = Schema.object({
+const Shape = Schema.object({
   tracerName: Schema.string().default(DEFAULT_TRACER_NAME).description('Instrumentation scope name of the tracer.'),
   captureContent: Schema.boolean().default(false).description('Record messages and tool arguments/results (may hold secrets).'),
   providerName: Schema.string().description('gen_ai.provider.name, e.g. openai, deepseek, anthropic.'),
-}) as Schema<OtelInput | undefined, OtelConfig>
+  redact: Schema.array(Schema.string()).default([]).description('Extra secret patterns (RegExp sources).'),
+})
+
+function check(config: OtelConfig): OtelConfig {
+  config.redact.forEach((source, index) => {
+    const problem = patternProblem(source)
+    if (problem !== undefined) throw new Schema.ValidationError(problem, { path: ['redact', index] })
+  })
+  return config
+}
+
+export const Config: Schema<OtelInput | undefined, OtelConfig> =
+  Schema.transform(Shape, (input) => check(input as unknown as OtelConfig), true).default({} as OtelConfig) as Schema<OtelInput | undefined, OtelConfig>

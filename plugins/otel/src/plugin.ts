@@ -8,6 +8,7 @@
  */
 import { trace } from '@opentelemetry/api'
 import type { Context } from 'cordis'
+import { createRedactor } from '@rein/redact'
 import { onRunStart } from './agent-events.js'
 import type { OtelConfig } from './config.js'
 import { RunTrace, type TraceOptions } from './run-trace.js'
@@ -26,6 +27,7 @@ export function apply(ctx: Context, config: OtelConfig) {
     captureContent: config.captureContent,
     providerName: config.providerName,
     describe: (tool) => tools.get(tool)?.description,
+    redact: createRedactor([], { extra: config.redact }),
   }
   const open = new Map<RunTrace, () => void>()
 

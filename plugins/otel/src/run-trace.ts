@@ -7,9 +7,12 @@
  *     the agent timed them (the call's start and final result when the body never ran), so
  *     parallel calls are overlapping siblings and waiting for a post-execute turn is not counted;
  *   - every span started here is ended: chat spans by their response or with the run, the run
- *     span at run end or `abandon()`. All times are the agent's `Date.now()` marks.
+ *     span at run end or `abandon()`. All times are the agent's `Date.now()` marks;
+ *   - every text a span carries (its name, each string attribute, its status message, content)
+ *     goes through `redact` first, as the audit log's do: a tool's error text, its own error
+ *     code, a model-chosen tool name or call id reach a span only redacted.
  */
-import { SpanKind, SpanStatusCode, context, trace, type Context, type Span, type Tracer } from '@opentelemetry/api'
+import { SpanKind, SpanStatusCode, context, trace, type Attributes, type Context, type Span, type Tracer } from '@opentelemetry/api'
 import type { CallEnd, ModelRequest, ModelResponse, RunEnd, RunStart } from './agent-events.js'
 import {
   ATTR, agentEndAttributes, agentStartAttributes, chatEndAttributes, chatStartAttributes, toolAttributes,
@@ -23,6 +26,19 @@ export interface TraceOptions {
   providerName?: string
   /** The registered tool's description, for `gen_ai.tool.description`. */
   describe(name: string): string | undefined
+  /** Takes secrets out of a text (`@rein/redact`'s built-in patterns and the config's `redact`). */
+  redact(text: string): string
+}
+
+/** Every string (and string in an array) of `attributes` redacted. */
+function cleanAttributes(attributes: Attributes, redact: (text: string) => string): Attributes {
+  const out: Attributes = {}
+  for (const [key, value] of Object.entries(attributes)) {
+    out[key] = typeof value === 'string' ? redact(value)
+      : Array.isArray(value) ? value.map((item: unknown) => (typeof item === 'string' ? redact(item) : item)) as Attributes[string]
+        : value
+  }
+  return out
 }
 
 export class RunTrace {
@@ -36,10 +52,10 @@ export class RunTrace {
 
   /** Starts the run's span; undefined when nothing records it (no SDK, or not sampled). */
   static start(run: RunStart, options: TraceOptions): RunTrace | undefined {
-    const root = options.tracer.startSpan(`invoke_agent ${run.agent}`, {
+    const root = options.tracer.startSpan(options.redact(`invoke_agent ${run.agent}`), {
       kind: SpanKind.INTERNAL,
       startTime: run.at,
-      attributes: agentStartAttributes(run.agent, run.runId, options.providerName),
+      attributes: cleanAttributes(agentStartAttributes(run.agent, run.runId, options.providerName), options.redact),
     })
     if (!root.isRecording()) {
       root.end()
@@ -49,12 +65,12 @@ export class RunTrace {
   }
 
   modelRequest(event: ModelRequest): void {
-    const span = this.options.tracer.startSpan(event.model ? `chat ${event.model}` : 'chat', {
+    const span = this.options.tracer.startSpan(this.redact(event.model ? `chat ${event.model}` : 'chat'), {
       kind: SpanKind.CLIENT,
       startTime: event.at,
-      attributes: chatStartAttributes(event.model, event.step, this.options.providerName),
+      attributes: this.clean(chatStartAttributes(event.model, event.step, this.options.providerName)),
     }, this.parent)
-    if (this.options.captureContent) span.setAttribute(ATTR.inputMessages, inputMessages(event.messages))
+    if (this.options.captureContent) span.setAttribute(ATTR.inputMessages, this.redact(inputMessages(event.messages)))
     this.chats.set(event.step, span)
   }
 
@@ -68,33 +84,36 @@ export class RunTrace {
       this.usage.input += usage.inputTokens ?? 0
       this.usage.output += usage.outputTokens ?? 0
     }
-    span.setAttributes(chatEndAttributes(event))
+    span.setAttributes(this.clean(chatEndAttributes(event)))
     if (this.options.captureContent && event.message) {
-      span.setAttribute(ATTR.outputMessages, outputMessages(event.message, event.finishReason))
+      span.setAttribute(ATTR.outputMessages, this.redact(outputMessages(event.message, event.finishReason)))
     }
-    if (event.error) span.setStatus({ code: SpanStatusCode.ERROR, message: event.error.message })
+    if (event.error) span.setStatus({ code: SpanStatusCode.ERROR, message: this.redact(String(event.error.message)) })
     span.end(event.at)
   }
 
   callEnd(event: CallEnd): void {
     const { timing, result } = event
-    const span = this.options.tracer.startSpan(`execute_tool ${event.name}`, {
+    const span = this.options.tracer.startSpan(this.redact(`execute_tool ${event.name}`), {
       kind: SpanKind.INTERNAL,
       startTime: timing.bodyStartedAt ?? timing.startedAt,
-      attributes: toolAttributes(event, this.options.describe(event.name)),
+      attributes: this.clean(toolAttributes(event, this.options.describe(event.name))),
     }, this.parent)
     if (this.options.captureContent) {
-      span.setAttribute(ATTR.toolArguments, json(event.arguments))
-      if (!result.isError) span.setAttribute(ATTR.toolResult, json(result.value))
+      span.setAttribute(ATTR.toolArguments, this.redact(json(event.arguments)))
+      if (!result.isError) span.setAttribute(ATTR.toolResult, this.redact(json(result.value)))
     }
-    if (result.isError) span.setStatus({ code: SpanStatusCode.ERROR, message: result.error.message })
+    if (result.isError) span.setStatus({ code: SpanStatusCode.ERROR, message: this.redact(String(result.error.message)) })
     span.end(timing.bodyStartedAt === undefined ? timing.finalAt : (timing.bodyEndedAt ?? timing.finalAt))
   }
 
   end(event: RunEnd): void {
     this.closeChats(event.at)
-    this.root.setAttributes(agentEndAttributes(event, this.usage))
-    if (event.outcome === 'error') this.root.setStatus({ code: SpanStatusCode.ERROR, message: event.error?.message })
+    this.root.setAttributes(this.clean(agentEndAttributes(event, this.usage)))
+    if (event.outcome === 'error') {
+      const message = event.error?.message
+      this.root.setStatus({ code: SpanStatusCode.ERROR, message: message === undefined ? undefined : this.redact(String(message)) })
+    }
     this.root.end(event.at)
   }
 
@@ -104,6 +123,14 @@ export class RunTrace {
     this.closeChats(now)
     this.root.setAttribute(ATTR.runOutcome, 'unknown')
     this.root.end(now)
+  }
+
+  private redact(text: string): string {
+    return this.options.redact(text)
+  }
+
+  private clean(attributes: Attributes): Attributes {
+    return cleanAttributes(attributes, this.options.redact)
   }
 
   private closeChats(at: number): void {

@@ -4,6 +4,7 @@
  * that decides which cap applies to a tool; `maxBatchBytes` bounds a whole batch (`batch.ts`).
  */
 import { Schema } from 'cordis'
+import { createRedactor, patternProblem } from '@rein/redact'
 
 export type StoreKind = 'local' | 'memory' | 'external'
 
@@ -18,6 +19,11 @@ export interface SpillConfig {
   store: StoreKind
   /** The directory of the `local` store. */
   dir?: string
+  /**
+   * Redact what is spilled (`@rein/redact`'s built-in patterns): `true`, or a list of extra
+   * RegExp sources redacted after the built-ins, as audit's `redact`. Default `false`.
+   */
+  redact: boolean | string[]
 }
 
 const Fields = Schema.object({
@@ -31,12 +37,20 @@ const Fields = Schema.object({
     .description('local: private files; memory: in process; external: a spillStore service from another plugin.'),
   dir: Schema.string()
     .description('Directory of the local store (created 0700). Default: a new directory under the OS temp dir.'),
+  redact: Schema.union([Schema.boolean(), Schema.array(Schema.string())]).default(false)
+    .description('Redact spilled outputs: true for the built-in secret patterns, or a list of extra RegExp sources.'),
 })
 
 /** Checks what one key cannot check alone; an empty `maxBatchBytes` (YAML `null`) means unset. */
 function checkResolved(config: SpillConfig): SpillConfig {
   if (config.dir !== undefined && config.store !== 'local') {
     throw new TypeError(`$.dir is only used by store "local", but store is "${config.store}"; remove dir or set store: local`)
+  }
+  if (Array.isArray(config.redact)) {
+    config.redact.forEach((source, index) => {
+      const problem = patternProblem(source)
+      if (problem !== undefined) throw new TypeError(`$.redact[${index}] ${problem}`)
+    })
   }
   if (config.maxBatchBytes !== null) return config
   const { maxBatchBytes: _unset, ...rest } = config
@@ -48,6 +62,12 @@ function checkResolved(config: SpillConfig): SpillConfig {
 // resolve to every field's default first.
 export const Config: Schema<Partial<SpillConfig>, SpillConfig> =
   Schema.transform(Fields, (value) => checkResolved(value as SpillConfig), true).default({} as SpillConfig)
+
+/** The redactor `redact` asks for, or undefined when spilled outputs are kept as they are. */
+export function spillRedactor(config: SpillConfig): ((text: string) => string) | undefined {
+  if (config.redact === false || config.redact === undefined) return undefined
+  return createRedactor([], { extra: config.redact === true ? [] : config.redact })
+}
 
 /** The cap for `tool`: its override, else `maxInlineBytes`. */
 export function capFor(config: SpillConfig, tool: string): number {

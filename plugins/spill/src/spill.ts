@@ -11,7 +11,7 @@ import {
   failure, finalizeContent, knownDecision, TOOL_BLOCKED, type ContentBlock, type PostExecuteHandler, type PostToolDecision, type ToolExec, type ToolExecutionResult,
 } from '@rein/kernel'
 import { BatchLedger } from './batch.js'
-import { capFor, type SpillConfig } from './config.js'
+import { capFor, spillRedactor, type SpillConfig } from './config.js'
 import { buildPreview, capCanHoldNotice, smallestPreviewBytes } from './preview.js'
 import { READ_SPILLED, type SavedSpill, type SpillStore } from './store.js'
 
@@ -49,6 +49,7 @@ const UNSAVED = { locator: '', retrievalHint: '' }
  */
 export function spillHandler({ config, store, warnOnce }: SpillDeps): PostExecuteHandler {
   const ledger = typeof config.maxBatchBytes === 'number' ? new BatchLedger(config.maxBatchBytes) : undefined
+  const redact = spillRedactor(config)
   // Not async: most results pass unchanged, and pay for no frame of their own. When nothing
   // inside spill has a say (`knownDecision`), it decides at once, and a result it leaves
   // inline goes on as the very promise `next()` gave it: the stage stays synchronous.
@@ -80,7 +81,7 @@ export function spillHandler({ config, store, warnOnce }: SpillDeps): PostExecut
       share?.charge(totalBytes)
       return decision
     }
-    return spillOne({ exec, text, totalBytes, cap, room: share?.room, isError: result.isError }, { store, warnOnce }).then((shown) => {
+    return spillOne({ exec, text, totalBytes, cap, room: share?.room, isError: result.isError }, { store, warnOnce, redact }).then((shown) => {
       share?.charge(shown === undefined ? totalBytes : utf8Length(shown))
       if (shown === undefined) return decision
       const rest = content.filter((block) => block.type !== 'text')
@@ -102,9 +103,15 @@ interface Oversized {
 /**
  * Saves the output and returns its preview, or undefined to keep it inline: when the cap
  * cannot hold the notice (warned once per tool), when the store fails (warned once), or when
- * even the notice alone would not be smaller than the output (nothing to gain).
+ * even the notice alone would not be smaller than the output (nothing to gain). With `redact`,
+ * the saved text and its preview are the redacted output (so offsets in the notice are the
+ * saved text's); an output kept inline is left as it is.
  */
-async function spillOne(out: Oversized, { store, warnOnce }: Pick<SpillDeps, 'store' | 'warnOnce'>): Promise<string | undefined> {
+async function spillOne(
+  oversized: Oversized,
+  { store, warnOnce, redact }: Pick<SpillDeps, 'store' | 'warnOnce'> & { redact?: (text: string) => string },
+): Promise<string | undefined> {
+  const out = redact ? redactedOutput(oversized, redact) : oversized
   const { exec, text, totalBytes, cap, room, isError } = out
   const tooSmall = () => warnOnce(`cap:${exec.name}`, `the spill cap of ${cap} bytes for "${exec.name}" is too small `
     + `to hold the spill notice, so its large outputs stay inline; raise maxInlineBytes (or tools.${exec.name})`)
@@ -139,6 +146,12 @@ async function spillOne(out: Oversized, { store, warnOnce }: Pick<SpillDeps, 'st
   }
   exec.meta.spilled = { locator: saved.locator, bytes: saved.bytes }
   return preview.text
+}
+
+/** The output with its secrets taken out, measured again. */
+function redactedOutput(out: Oversized, redact: (text: string) => string): Oversized {
+  const text = redact(out.text)
+  return text === out.text ? out : { ...out, text, totalBytes: utf8Length(text) }
 }
 
 /** The UTF-8 size of the text blocks of `content`, joined as the preview would join them. */

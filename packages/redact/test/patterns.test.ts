@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest'
 import fc from 'fast-check'
-import { BUILT_IN_PATTERNS, createRedactor, userPattern } from '../src/index.js'
-import { MAY_MATCH_BUILT_IN } from '../src/redact.js'
+import { BUILT_IN_PATTERNS, createRedactor, MAY_MATCH_BUILT_IN, patternProblem, redactValue } from '../src/index.js'
 
-const redact = createRedactor()
+const text = createRedactor()
+const redact = <T>(value: T): T => redactValue(value, text)
 
-describe('built-in redaction', () => {
+describe('built-in patterns', () => {
   it.each([
     ['an sk- key', 'key=sk-proj-AbCdEfGhIjKlMnOpQrStUv123', 'key=[REDACTED]'],
     ['a Bearer token', 'Authorization: Bearer eyJhbGciOiJIUzI1NiJ9.abc.def', 'Authorization: Bearer [REDACTED]'],
@@ -15,13 +15,13 @@ describe('built-in redaction', () => {
     ['a gho_ token', 'token gho_0123456789abcdefghijABCDEFGHIJ012345.', 'token [REDACTED].'],
     ['a PEM private key block',
       'before\n-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEA\nsk-notakeybutinside\n-----END RSA PRIVATE KEY-----\nafter',
-      'before\n[REDACTED PRIVATE KEY]\nafter'],
+      'before\n[REDACTED]\nafter'],
     ['Basic credentials', 'Authorization: Basic dXNlcjpodW50ZXIyLXN1cGVyLXNlY3JldA==', 'Authorization: Basic [REDACTED]'],
     ['a URL\'s user and password', 'psql https://admin:hunter2-super-secret@db.internal:5432/prod', 'psql https://[REDACTED]@db.internal:5432/prod'],
     ['an sk- key glued after an underscore', 'MY_KEY_sk-ant-api03-abcdefghijklmnopqrstuvwxyz', 'MY_KEY_[REDACTED]'],
     ['an AKIA key glued after lower-case letters', 'idAKIAIOSFODNN7EXAMPLE', 'id[REDACTED]'],
     ['a ghp_ token glued after an underscore', 'GH_ghp_0123456789abcdefghijABCDEFGHIJ012345', 'GH_[REDACTED]'],
-    ['a PEM block cut off before its end', 'x -----BEGIN PRIVATE KEY-----\nMIIEv', 'x [REDACTED PRIVATE KEY]'],
+    ['a PEM block cut off before its end', 'x -----BEGIN PRIVATE KEY-----\nMIIEv', 'x [REDACTED]'],
   ])('redacts %s', (_, input, output) => {
     expect(redact(input)).toBe(output)
   })
@@ -52,9 +52,17 @@ describe('built-in redaction', () => {
   })
 
   it('adds configured patterns after the built-in ones', () => {
-    const custom = createRedactor([userPattern('corp-[0-9a-f]{8}', 0), userPattern('password=\\S+', 1)])
+    const custom = createRedactor([], { extra: ['corp-[0-9a-f]{8}', 'password=\\S+'] })
     expect(custom('corp-deadbeef password=hunter2 sk-AbCdEfGhIjKlMnOpQrStUv'))
       .toBe('[REDACTED] [REDACTED] [REDACTED]')
+  })
+})
+
+describe('patternProblem', () => {
+  it('names a source that does not compile or matches the empty string, and passes a good one', () => {
+    expect(patternProblem('corp-[0-9')).toMatch(/^is not a valid regular expression: "corp-\[0-9" \(.+\); fix or remove it$/)
+    expect(patternProblem('x*')).toMatch(/^matches the empty string \("x\*"\)/)
+    expect(patternProblem('corp-[0-9a-f]{8}')).toBeUndefined()
   })
 })
 

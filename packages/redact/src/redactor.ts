@@ -1,0 +1,77 @@
+/**
+ * `createRedactor`: the one function that takes secrets out of a text — known values first (in
+ * every spelling, `known.ts`), then the built-in patterns (`patterns.ts`), then configured
+ * patterns. Without configured patterns it is idempotent (redacting twice changes nothing), it
+ * never throws on any string, and it runs in time linear in the text. `redactValue` applies it
+ * to every string of a JSON-like value, keys included, copying only what changed.
+ */
+import { knownMatcher, replaceKnown } from './known.js'
+import { BUILT_IN_PATTERNS, MAY_MATCH_BUILT_IN, replacePatterns, userPattern, type SecretPattern } from './patterns.js'
+
+/** Takes every secret out of a text. */
+export type Redactor = (text: string) => string
+
+/** What to redact besides the known values. */
+export interface RedactorOptions {
+  /** The built-in patterns of common credentials (default true). */
+  builtIn?: boolean
+  /** Extra patterns, as RegExp sources matched globally (check them with `patternProblem`). */
+  extra?: readonly string[]
+}
+
+/**
+ * Builds a redactor, compiled once: `known` are secret values (empty and blank ones ignored);
+ * a value shorter than `MIN_ANYWHERE_LENGTH` is only replaced where it stands as a word of its
+ * own. Throws only when an `extra` source does not compile.
+ */
+export function createRedactor(known: Iterable<string> = [], options: RedactorOptions = {}): Redactor {
+  const matcher = knownMatcher(known)
+  const extra: SecretPattern[] = (options.extra ?? []).map(userPattern)
+  const builtIn = options.builtIn !== false
+  const all = builtIn ? [...BUILT_IN_PATTERNS, ...extra] : extra
+  if (matcher === undefined && all.length === 0) return (text) => text
+  return (text) => {
+    const out = matcher === undefined ? text : replaceKnown(text, matcher)
+    // Most strings hold none of the built-ins' fixed parts: only configured patterns run on them.
+    return replacePatterns(out, builtIn && MAY_MATCH_BUILT_IN.test(out) ? all : extra)
+  }
+}
+
+/**
+ * Every string of a JSON-like value redacted, object keys included. Copy on write: a value
+ * with nothing to redact is returned as it is, and the input is never modified. An object
+ * key `__proto__` stays a plain key.
+ */
+export function redactValue<T>(value: T, redact: Redactor): T {
+  return walk(value, redact) as T
+}
+
+function walk(value: unknown, redact: Redactor): unknown {
+  if (typeof value === 'string') return redact(value)
+  if (typeof value !== 'object' || value === null) return value
+  if (Array.isArray(value)) {
+    let out: unknown[] | undefined
+    for (let i = 0; i < value.length; i++) {
+      const item: unknown = value[i]
+      const mapped = walk(item, redact)
+      if (out === undefined && mapped !== item) out = value.slice(0, i)
+      out?.push(mapped)
+    }
+    return out ?? value
+  }
+  const record = value as Record<string, unknown>
+  const names = Object.keys(record)
+  for (let i = 0; i < names.length; i++) {
+    const name = names[i]!
+    const newName = redact(name)
+    const mapped = walk(record[name], redact)
+    if (newName === name && mapped === record[name]) continue
+    // The first change: the parts before it are kept, the rest redacted (fromEntries defines
+    // every key as data, so even a "__proto__" key stays a key).
+    const entries: [string, unknown][] = names.slice(0, i).map((kept) => [kept, record[kept]])
+    entries.push([newName, mapped])
+    for (const rest of names.slice(i + 1)) entries.push([redact(rest), walk(record[rest], redact)])
+    return Object.fromEntries(entries)
+  }
+  return value
+}
