@@ -28,6 +28,8 @@ export interface CallRecord {
   decision?: PreToolDecision['kind']
   /** The caller's signal; absent until something asks for a signal of a call given none. */
   signal?: AbortSignal
+  /** The arguments the call came with, once pre-execute rewrote them. */
+  original?: Readonly<Record<string, unknown>>
 }
 
 export const CALL = Symbol('rein.call')

@@ -40,3 +40,5 @@ export { isStandardSchema, type StandardSchema, type StandardResult, type Standa
 export { startupProblemOf, startupProblems, missingServicesOf, closedMessage, type StartupProblem } from './startup.js'
 export { messageOf } from './hostile.js'
 export { preExecuteDecisionOf } from './exec.js'
+export { originalArgumentsOf } from './rewrite.js'
+export type { Decision, ObserveOptions } from './decide.js'

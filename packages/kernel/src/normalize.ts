@@ -84,7 +84,10 @@ export function resultOf(value: unknown): ToolExecutionResult | string {
 export function preDecisionOf(value: unknown): PreToolDecision | string {
   const kind = readSafely(value, 'kind')
   switch (kind) {
-    case 'allow': return ALLOW
+    case 'allow': {
+      const args = readSafely(value, 'arguments')
+      return args === undefined ? ALLOW : { kind, arguments: args as Record<string, unknown> }
+    }
     case 'deny': {
       const reason = readSafely(value, 'reason')
       return typeof reason === 'string' && reason ? { kind, reason } : 'a deny needs a non-empty reason'

@@ -24,6 +24,7 @@ import { abandoned, abortedFrom, applyPost, guardDenial, guardFailure, internalF
 import type { ApprovalService } from './approval.js'
 import type { RegisteredTool, ToolRegistry } from './registry.js'
 import { failure, finalizeContent } from './results.js'
+import { rewritten } from './rewrite.js'
 import { closedMessage, type StartupProblem } from './startup.js'
 import type {
   ExecuteOptions, Json, PostToolDecision, PreToolDecision, ToolCall, ToolExec, ToolExecutionResult,
@@ -55,7 +56,7 @@ const RUNS_POST: Record<string, boolean> = {
 export class Pipeline {
   private readonly aborts = new AbortWatch()
 
-  constructor(private readonly deps: PipelineDeps) {}
+  constructor(readonly deps: PipelineDeps) {}
 
   /** The whole pipeline for one call. Never rejects, and settles soon after the caller's abort. */
   execute(call: ToolCall, options: ExecuteOptions = {}): Promise<ToolExecutionResult> {
@@ -140,6 +141,9 @@ export class Pipeline {
     exec[CALL].decision = decision.kind
     switch (decision.kind) {
       case 'allow':
+        if (decision.arguments !== undefined) {
+          return rewritten(exec, decision.arguments, (problem) => problem ? this.post(exec, failure(INVALID_ARGS, problem)) : this.guarded(exec, signal))
+        }
         return this.deps.guards.length > 0 ? this.guarded(exec, signal) : this.body(exec, signal)
       case 'deny':
         return this.post(exec, failure(TOOL_DENIED, decision.reason))
@@ -284,7 +288,7 @@ export class Pipeline {
    * of it that settles once every hold has. A second final word (the real outcome arriving
    * after the call was abandoned) is dropped.
    */
-  private final(exec: Exec, result: ToolExecutionResult): Final {
+  final(exec: Exec, result: ToolExecutionResult): Final {
     const record = exec[CALL]
     if (record.final) return record.final
     let out: ToolExecutionResult
@@ -353,7 +357,7 @@ export class Pipeline {
     } catch { /* nothing left to tell */ }
   }
 
-  private preChain() {
+  preChain() {
     return this.deps.chains.derive('tools/pre-execute', (entries) =>
       compose(entries, () => ALLOWED, {
         stage: 'tools/pre-execute', reentry: HOOKS['tools/pre-execute'].reentry, check: checkWith(preDecisionOf), innerChecked: true,

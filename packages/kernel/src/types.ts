@@ -52,7 +52,7 @@ export type ToolExecutionResult = ToolSuccess | ToolFailure
 
 /** What a `tools/pre-execute` chain decides. */
 export type PreToolDecision =
-  | { kind: 'allow' }
+  | { kind: 'allow', /** replaces the call's arguments (checked against the schema, then every guard) */ arguments?: Readonly<Record<string, unknown>> }
   | { kind: 'deny', reason: string }
   | { kind: 'ask', reason?: string }
 
