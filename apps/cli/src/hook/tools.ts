@@ -6,13 +6,15 @@
  * `cwd` as `./x` (normalised: `src/../.env` is `./.env`) and any other as a normalised absolute path.
  */
 import { isAbsolute, relative, resolve, sep } from 'node:path'
-import { defineTool, type ToolDefinition } from '@rein/kernel'
+import { defineTool, type StandardSchema, type ToolDefinition } from '@rein/kernel'
 
-const str = { type: 'string' }
+const str = { type: 'string' } as const
+const num = { type: 'number' } as const
+type Field = typeof str | typeof num | { type: 'array' }
 /** Each tool's documented input: the fields rules may name, the ones it cannot go without. */
-const INPUTS: Record<string, { properties: Record<string, unknown>, required: string[], paths?: string[] }> = {
-  Bash: { properties: { command: str, description: str, timeout: { type: 'number' } }, required: ['command'] },
-  Read: { properties: { file_path: str, offset: { type: 'number' }, limit: { type: 'number' } }, required: ['file_path'], paths: ['file_path'] },
+const INPUTS: Record<string, { properties: Record<string, Field>, required: string[], paths?: string[] }> = {
+  Bash: { properties: { command: str, description: str, timeout: num }, required: ['command'] },
+  Read: { properties: { file_path: str, offset: num, limit: num }, required: ['file_path'], paths: ['file_path'] },
   Edit: { properties: { file_path: str, old_string: str, new_string: str }, required: ['file_path'], paths: ['file_path'] },
   MultiEdit: { properties: { file_path: str, edits: { type: 'array' } }, required: ['file_path'], paths: ['file_path'] },
   Write: { properties: { file_path: str, content: str }, required: ['file_path'], paths: ['file_path'] },
@@ -29,11 +31,33 @@ export function hostTool(name: string): ToolDefinition {
   return defineTool({
     name,
     description: `Claude Code's ${name} tool (decided by rein, run by Claude Code).`,
-    parameters: input ? { type: 'object', properties: input.properties, required: input.required } : { type: 'object' },
+    parameters: input ? documented(input.properties, input.required) : documented({}, []),
     execute() {
       throw new Error(`${name} runs in Claude Code; rein only decides it`)
     },
   })
+}
+
+/**
+ * A documented input as a Standard Schema: checked by these few lines rather than by ajv, whose
+ * first compile would cost a fresh hook process more than the whole check (one process per call).
+ */
+function documented(properties: Record<string, Field>, required: string[]): StandardSchema {
+  const json = { type: 'object', properties, required }
+  const validate = (value: unknown) => {
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) return { issues: [{ message: 'must be an object' }] }
+    const args = value as Record<string, unknown>
+    const issues: { message: string, path: string[] }[] = []
+    for (const key of required) if (!(key in args)) issues.push({ message: `must have required property '${key}'`, path: [] })
+    for (const [key, field] of Object.entries(properties)) {
+      const given = args[key]
+      if (given === undefined) continue
+      const fits = field.type === 'array' ? Array.isArray(given) : typeof given === field.type
+      if (!fits) issues.push({ message: `must be ${field.type}`, path: [key] })
+    }
+    return issues.length ? { issues } : { value }
+  }
+  return { '~standard': { version: 1, vendor: 'rein-hook', validate, jsonSchema: { input: () => json } } }
 }
 
 /** The names a Claude Code tool is judged under: `mcp__<server>__<tool>` is also rein's `<server>__<tool>`. */
