@@ -3,11 +3,13 @@
 // time. Compares a bare `node -e ""`, `rein --help` (the CLI's own modules) and
 // `rein chains -c demo/rein.yaml` (config, kernel and all six standard plugins loaded and
 // applied), and one `rein hook claude-code` PreToolUse round trip (the hook's JSON on stdin,
-// its answer on stdout), which Claude Code pays once per tool call. Runs are interleaved so that machine noise hits every command alike; the load
+// its answer on stdout), which Claude Code pays once per tool call: in its own process, and with
+// `--resident` (answered by a resident process that keeps the harness loaded; it is started by
+// the warm-up round and stopped at the end by touching its config file). Runs are interleaved so that machine noise hits every command alike; the load
 // average before and after is printed with the figures, which mean little on a busy machine.
 // Usage: node bench/startup.mjs [--runs N]   (build first: npx tsc -b)
 import { spawnSync } from 'node:child_process'
-import { existsSync } from 'node:fs'
+import { existsSync, utimesSync } from 'node:fs'
 import { loadavg } from 'node:os'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
@@ -32,7 +34,10 @@ const commands = [
   { label: 'rein --help', args: [bin, '--help'] },
   { label: 'rein chains -c demo/rein.yaml', args: [bin, 'chains', '-c', demo] },
   { label: 'rein hook claude-code (PreToolUse)', args: [bin, 'hook', 'claude-code', '-c', hookPolicy], input: preToolUse },
+  { label: 'rein hook claude-code --resident', args: [bin, 'hook', 'claude-code', '--resident', '-c', hookPolicy], input: preToolUse },
 ]
+const { socketPath } = await import('../dist/src/hook/resident.js')
+const socket = socketPath(hookPolicy)
 
 function once(args, input) {
   const start = process.hrtime.bigint()
@@ -45,8 +50,10 @@ function once(args, input) {
 const load = () => loadavg().map((n) => n.toFixed(2)).join(' ')
 const loadBefore = load()
 for (const c of commands) once(c.args, c.input) // warm the file cache
+while (socket && !existsSync(socket)) await new Promise((resolve) => setTimeout(resolve, 50))
 const times = commands.map(() => [])
 for (let i = 0; i < runs; i++) commands.forEach((c, j) => times[j].push(once(c.args, c.input)))
+utimesSync(hookPolicy, new Date(), new Date()) // the resident process sees its config change and exits
 
 const mean = (xs) => xs.reduce((a, b) => a + b, 0) / xs.length
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]

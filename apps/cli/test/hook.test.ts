@@ -3,9 +3,11 @@
  * the hook's JSON on stdin, and its exit code, stdout and stderr checked (DESIGN.md §7.5).
  */
 import { spawn } from 'node:child_process'
-import { readFile } from 'node:fs/promises'
+import { existsSync } from 'node:fs'
+import { readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { beforeAll, describe, expect, it } from 'vitest'
+import { socketPath } from '../src/hook/resident.js'
 import { BIN, project, requireBuild } from './helpers.js'
 
 beforeAll(requireBuild)
@@ -207,5 +209,29 @@ describe('rein hook claude-code fails closed: exit 2 with the reason, never a st
     const run = await hook(dir, input(dir, 'Bash', { command: 'git status' }), ['--timeout', '300'])
     noStack(run)
     expect(run.stderr).toContain('no answer within 300 ms')
+  })
+})
+
+describe('rein hook claude-code --resident', { timeout: 180_000 }, () => {
+  it('answers from a resident process that loaded the harness once, and an edit of rein.yaml applies at once', async () => {
+    const counter = `import { appendFileSync } from 'node:fs'\nexport const name = 'count-loads'\nexport function apply() { appendFileSync(new URL('./loads.txt', import.meta.url), 'load\\n') }\n`
+    const dir = await project({ 'rein.yaml': POLICY.replace('plugins:\n', 'plugins:\n  - use: ./count.mjs\n'), 'count.mjs': counter })
+    const loads = async () => (await readFile(join(dir, 'loads.txt'), 'utf8')).split('\n').filter(Boolean).length
+    const call = () => hook(dir, input(dir, 'Bash', { command: 'git status' }), ['--resident'])
+    const first = await call()
+    expect([first.code, decisionOf(first).permissionDecision]).toEqual([0, 'allow'])
+    // The first call is answered in its own process and starts the resident one.
+    const socket = socketPath(join(dir, 'rein.yaml'))!
+    while (!existsSync(socket)) await new Promise((resolve) => setTimeout(resolve, 50))
+    const loaded = await loads()
+    expect(loaded).toBe(2)
+    for (let i = 0; i < 2; i++) {
+      const run = await call()
+      expect([run.code, decisionOf(run).permissionDecision, run.stderr]).toEqual([0, 'allow', ''])
+    }
+    expect(await loads()).toBe(loaded)
+    await writeFile(join(dir, 'rein.yaml'), POLICY.replace("{ tool: Bash, action: allow, when: { command: { shell: 'git status' } } }", "{ tool: Bash, action: deny, when: { command: { shell: 'git *' } }, reason: no git today }"))
+    const edited = await call()
+    expect([edited.code, edited.stderr.trim()]).toEqual([2, 'no git today'])
   })
 })

@@ -15,7 +15,7 @@ const BLOCK = 2
 export const hook: Command = {
   name: 'hook',
   summary: "answer Claude Code's PreToolUse / PostToolUse hook from rein's policy",
-  usage: 'rein hook claude-code [-c rein.yaml] [--timeout ms]',
+  usage: 'rein hook claude-code [-c rein.yaml] [--timeout ms] [--resident]',
   help: `
 Reads one Claude Code hook call (JSON) on stdin and answers it from the harness's plugins
 (permission-guard, audit, OTel...) without running any tool. PreToolUse: allow or ask exit 0
@@ -25,22 +25,30 @@ See docs/claude-code.md for the .claude/settings.json entry.
 
 Options:
   -c, --config <file>  the harness file (default ./rein.yaml); no provider is needed
-  --timeout <ms>       refuse the call (exit 2) if no answer within this time (default ${DEFAULT_TIMEOUT_MS})`,
-  options: { config: { type: 'string', short: 'c' }, timeout: { type: 'string' } },
+  --timeout <ms>       refuse the call (exit 2) if no answer within this time (default ${DEFAULT_TIMEOUT_MS})
+  --resident           ask a resident rein process that keeps the harness loaded (started on
+                       first use, one per config file; it exits after 10 idle minutes or when
+                       the config file changes); without one, the call is answered here
+  --serve              be that resident process (what --resident starts)`,
+  options: { config: { type: 'string', short: 'c' }, timeout: { type: 'string' }, resident: { type: 'boolean' }, serve: { type: 'boolean' } },
   positionals: { min: 1, max: 1 },
   async run(args, io) {
     if (args.positionals[0] !== 'claude-code') throw new UsageError(`rein hook: unknown host "${args.positionals[0]}"; the one host is claude-code`)
     const timeoutMs = Number(stringOption(args, 'timeout', String(DEFAULT_TIMEOUT_MS)))
     if (!Number.isInteger(timeoutMs) || timeoutMs <= 0) throw new UsageError('rein hook: --timeout must be a positive whole number of milliseconds')
     const file = resolve(io.cwd, stringOption(args, 'config', 'rein.yaml'))
+    if (args.values.serve) return (await import('../hook/resident.js')).serveResident(file, io)
     const code = await failClosed(io, timeoutMs, async () => {
-      const [{ Logger }, { readAll }, { claudeCodeHook }] = await Promise.all([
-        import('cordis'), import('../hook/input.js'), import('../hook/claude-code.js'),
-      ])
+      if (!io.stdin) throw new Error('no stdin to read the hook input from')
+      const text = await (await import('../hook/input.js')).readAll(io.stdin)
+      if (args.values.resident) {
+        const answered = await (await import('../hook/resident.js')).askResident(file, text, io)
+        if (answered !== undefined) return answered
+      }
+      const [{ Logger }, { claudeCodeHook }] = await Promise.all([import('cordis'), import('../hook/claude-code.js')])
       // cordis' logger prints to stdout, which carries the answer only.
       for (const target of Logger.targets) target.print = (text: string) => println(io.stderr, text)
-      if (!io.stdin) throw new Error('no stdin to read the hook input from')
-      return claudeCodeHook(await readAll(io.stdin), file, io)
+      return claudeCodeHook(text, file, io)
     })
     // Something a plugin left running must not keep Claude Code waiting past its own timeout
     // (which would let the call through): the answer is out, so the process ends soon.

@@ -7,6 +7,7 @@
  * carries the JSON answer only.
  */
 import { failure, snapshot, TOOL_DENIED, type Decision, type ExecuteOptions, type Json, type ToolCall, type ToolService } from '@rein/kernel'
+import type { Harness } from '@rein/loader'
 import { reportFailure } from '../failures.js'
 import { println, type Io } from '../io.js'
 import { HookInputError, parseHookInput, type HookInput } from './input.js'
@@ -18,8 +19,11 @@ export const BLOCK = 2
 /** How severe a decision is: across the names and spellings of one call, the most severe wins. */
 const SEVERITY: Record<Decision['kind'], number> = { allow: 0, ask: 1, invalid: 2, deny: 3 }
 
-/** Answers the hook input `text` with the harness in `configFile`; resolves with the exit code. */
-export async function claudeCodeHook(text: string, configFile: string, io: Io): Promise<number> {
+/**
+ * Answers the hook input `text` with the harness in `configFile` (loaded now and disposed after,
+ * unless a loaded `resident` harness is given); resolves with the exit code.
+ */
+export async function claudeCodeHook(text: string, configFile: string, io: Io, resident?: Harness): Promise<number> {
   let input: HookInput
   try {
     input = parseHookInput(text, io.cwd)
@@ -28,18 +32,16 @@ export async function claudeCodeHook(text: string, configFile: string, io: Io): 
     println(io.stderr, `rein hook: ${error.message}`)
     return BLOCK
   }
-  const { loadHarness } = await import('@rein/loader')
-  const { NO_MODEL } = await import('../commands/chains.js')
-  let harness
+  let harness = resident
   try {
-    harness = await loadHarness(configFile, { provider: NO_MODEL, env: io.env, inspectOnly: true })
+    harness ??= await loadHookHarness(configFile, io)
   } catch (error) {
     reportFailure(error, io, 'hook')
     println(io.stderr, `rein hook: the config did not load, so ${input.toolName} is refused`)
     return BLOCK
   }
   try {
-    for (const warning of harness.warnings) println(io.stderr, `rein hook: warning: ${warning}`)
+    if (!resident) for (const warning of harness.warnings) println(io.stderr, `rein hook: warning: ${warning}`)
     const tools = harness.ctx.tools
     for (const name of namesOf(input.toolName)) if (!tools.get(name)) tools.register(hostTool(name))
     const call: ToolCall = { id: input.toolUseId, name: input.toolName, arguments: input.toolInput }
@@ -72,10 +74,19 @@ export async function claudeCodeHook(text: string, configFile: string, io: Io): 
         await tools.observe(call, failure(decision.code, decision.message), options)
         println(io.stderr, `rein hook: ${input.toolName} refused (${decision.code}): ${decision.message}`)
         return BLOCK
+      default:
+        return BLOCK
     }
   } finally {
-    await harness.dispose()
+    if (!resident) await harness.dispose()
   }
+}
+
+/** The harness of `configFile` as the hook loads it: no provider, no agent. */
+export async function loadHookHarness(configFile: string, io: Io): Promise<Harness> {
+  const { loadHarness } = await import('@rein/loader')
+  const { NO_MODEL } = await import('../commands/chains.js')
+  return loadHarness(configFile, { provider: NO_MODEL, env: io.env, inspectOnly: true })
 }
 
 /**
