@@ -203,6 +203,13 @@ describe('rein hook claude-code fails closed: exit 2 with the reason, never a st
     expect(run.stderr).toContain('kaboom')
   })
 
+  it('a plugin that leaves something running does not keep the answer past rein\'s exit', async () => {
+    const linger = `export const name = 'linger'\nexport function apply() { setInterval(() => {}, 1000) }\n`
+    const { dir } = await withPolicy({ 'linger.mjs': linger }, POLICY.replace('plugins:\n', 'plugins:\n  - use: ./linger.mjs\n'))
+    const run = await hook(dir, input(dir, 'Bash', { command: 'rm -rf x' }))
+    expect([run.code, run.stderr.trim()]).toEqual([2, 'rm is never run here'])
+  })
+
   it('rein\'s own time limit', async () => {
     const stall = `export const name = 'stall'\nexport const inject = ['tools']\nexport function apply(ctx) { ctx.on('tools/pre-execute', () => new Promise(() => {})) }\n`
     const { dir } = await withPolicy({ 'stall.mjs': stall }, POLICY.replace('plugins:\n', 'plugins:\n  - use: ./stall.mjs\n'))
