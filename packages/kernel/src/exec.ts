@@ -28,6 +28,8 @@ export interface CallRecord {
   decision?: PreToolDecision['kind']
   /** The caller's signal, if it gave one. */
   signal?: AbortSignal
+  /** The arguments the call came with, once pre-execute rewrote them. */
+  original?: Readonly<Record<string, unknown>>
 }
 
 export const CALL = Symbol('rein.call')
@@ -65,6 +67,10 @@ class ExecView implements Exec {
 
   get decision(): PreToolDecision['kind'] | undefined {
     return this[CALL].decision
+  }
+
+  get originalArguments(): Readonly<Record<string, unknown>> | undefined {
+    return this[CALL].original
   }
 }
 

@@ -23,6 +23,7 @@ import type { RegisteredTool, ToolRegistry } from './registry.js'
 import {
   ACCEPTED, ALLOW, ALLOWED, abortedFrom, applyPost, failure, finalizeContent, internalFailure, postDecisionOf, preDecisionOf, resultOf, stageFailure, unreachable,
 } from './results.js'
+import { rewritten } from './rewrite.js'
 import { closedMessage, type StartupProblem } from './startup.js'
 import type {
   ExecuteOptions, Json, PostToolDecision, PreToolDecision, ToolCall, ToolExec, ToolExecutionResult,
@@ -54,7 +55,7 @@ const RUNS_POST: Record<string, boolean> = {
 export class Pipeline {
   private readonly aborts = new AbortWatch()
 
-  constructor(private readonly deps: PipelineDeps) {}
+  constructor(readonly deps: PipelineDeps) {}
 
   /** The whole pipeline for one call. Never rejects, and settles soon after the caller's abort. */
   execute(call: ToolCall, options: ExecuteOptions = {}): Promise<ToolExecutionResult> {
@@ -132,6 +133,9 @@ export class Pipeline {
     exec[CALL].decision = decision.kind
     switch (decision.kind) {
       case 'allow':
+        if (decision.arguments !== undefined) {
+          return rewritten(exec, decision.arguments, (problem) => problem ? this.post(exec, failure(INVALID_ARGS, problem)) : this.guarded(exec, signal))
+        }
         return this.deps.guards.length > 0 ? this.guarded(exec, signal) : this.body(exec, signal)
       case 'deny':
         return this.post(exec, failure(TOOL_DENIED, decision.reason))
@@ -257,7 +261,7 @@ export class Pipeline {
    * call (a late second final word, after the call was abandoned, is dropped): the result, or
    * while a `tools/hand-off` hold has it, a promise of it.
    */
-  private final(exec: Exec, result: ToolExecutionResult): Final {
+  final(exec: Exec, result: ToolExecutionResult): Final {
     const record = exec[CALL]
     if (record.final) return record.final
     let out: ToolExecutionResult
@@ -319,7 +323,7 @@ export class Pipeline {
     } catch { /* nothing left to tell */ }
   }
 
-  private preChain() {
+  preChain() {
     return this.deps.chains.derive('tools/pre-execute', (entries) => compose(entries, () => ALLOWED, onion('tools/pre-execute', preDecisionOf)))
   }
 
@@ -357,11 +361,11 @@ function hasKeys(object: object): boolean {
 }
 
 /** A guard that threw or rejected: the call fails closed, naming the plugin. */
-function guardFailure(plugin: string, error: unknown): ToolExecutionResult {
+export function guardFailure(plugin: string, error: unknown): ToolExecutionResult {
   return failure(PIPELINE_FAILED, `guard of plugin "${plugin}" failed: ${messageOf(error)}`, 'guard', plugin)
 }
 
 /** A guard's reason: a deny, with the reason as given when it is a non-empty string. */
-function guardDenial(plugin: string, reason: unknown): ToolExecutionResult {
+export function guardDenial(plugin: string, reason: unknown): ToolExecutionResult {
   return failure(TOOL_DENIED, typeof reason === 'string' && reason ? reason : `denied by a guard of plugin "${plugin}"`)
 }

@@ -217,7 +217,10 @@ export function preDecisionOf(value: unknown): PreToolDecision | string {
   const kind = readSafely(value, 'kind')
   const reason = readSafely(value, 'reason')
   switch (kind) {
-    case 'allow': return ALLOW
+    case 'allow': {
+      const args = readSafely(value, 'arguments')
+      return args === undefined ? ALLOW : { kind, arguments: args as Record<string, unknown> }
+    }
     case 'deny': return typeof reason === 'string' && reason ? { kind, reason } : 'a deny needs a non-empty reason'
     case 'ask':
       if (reason === undefined) return { kind }
