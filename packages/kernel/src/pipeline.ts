@@ -105,7 +105,7 @@ export class Pipeline {
    * without waiting, else a promise that rejects only with a bug (caught in `execute`).
    */
 
-  private run(exec: Exec, args: Arguments, signal: AbortSignal | undefined): Final {
+  protected run(exec: Exec, args: Arguments, signal: AbortSignal | undefined): Final {
     if (signal?.aborted) return this.final(exec, failure(ABORTED_BEFORE_DISPATCH, Messages.abortedBeforeDispatch))
     const tool = this.deps.registry.get(exec.name)
     if (!tool) return this.post(exec, failure(UNKNOWN_TOOL, Messages.unknownTool(exec.name, this.deps.registry.names())))
@@ -150,7 +150,7 @@ export class Pipeline {
    * Every guard, in order from `from`, after an allow: the first reason denies. A guard that
    * returns a promise (or any object, which might be a thenable) is awaited before the next.
    */
-  private guarded(exec: Exec, signal: AbortSignal | undefined, from = 0): Final {
+  protected guarded(exec: Exec, signal: AbortSignal | undefined, from = 0): Final {
     const guards = this.deps.guards
     for (let i = from; i < guards.length; i++) {
       const guard = guards[i]!
@@ -171,7 +171,7 @@ export class Pipeline {
   }
 
   /** The `tools/execute` onion, unless the caller aborted; then post-execute. */
-  private body(exec: Exec, signal: AbortSignal | undefined): Final {
+  protected body(exec: Exec, signal: AbortSignal | undefined): Final {
     if (signal?.aborted) return this.final(exec, failure(ABORTED_BEFORE_DISPATCH, Messages.abortedBeforeDispatch))
     const stages = exec[CALL].stages
     // Whatever the onion did, the caller's signal is back on exec and the caller is told it ended.
@@ -204,7 +204,7 @@ export class Pipeline {
    * An `ask` goes to the approval service: absent, throwing or answering deny is `TOOL_DENIED`;
    * an allow goes on to the guards and the body. An abort while the answer is pending wins.
    */
-  private async ask(exec: Exec, reason: string | undefined, signal: AbortSignal | undefined): Promise<ToolExecutionResult> {
+  protected async ask(exec: Exec, reason: string | undefined, signal: AbortSignal | undefined): Promise<ToolExecutionResult> {
     const why = reason ? ` (${reason})` : ''
     const approval = this.deps.approval()
     if (!approval) return this.post(exec, failure(TOOL_DENIED, `"${exec.name}" needs approval${why}, and no approval service is available`))
@@ -232,7 +232,7 @@ export class Pipeline {
   }
 
   /** `tools/post-execute` (after the caller's turn for it), then the final word. */
-  private post(exec: Exec, result: ToolExecutionResult): Final {
+  protected post(exec: Exec, result: ToolExecutionResult): Final {
     const record = exec[CALL]
     record.outcome = result
     let turn: Promise<void> | void | undefined
@@ -323,7 +323,7 @@ export class Pipeline {
     } catch { /* nothing left to tell */ }
   }
 
-  preChain() {
+  private preChain() {
     return this.deps.chains.derive('tools/pre-execute', (entries) => compose(entries, () => ALLOWED, onion('tools/pre-execute', preDecisionOf)))
   }
 
@@ -352,7 +352,7 @@ function onion<R>(stage: keyof OnionHooks, normalize: (value: unknown) => R | st
 }
 
 /** A call's final word: the result, or (while a `tools/hand-off` hold has it) a promise of it. */
-type Final = ToolExecutionResult | Promise<ToolExecutionResult>
+export type Final = ToolExecutionResult | Promise<ToolExecutionResult>
 
 /** Whether `object` has an own enumerable key, without building the list of them. */
 function hasKeys(object: object): boolean {
@@ -361,11 +361,11 @@ function hasKeys(object: object): boolean {
 }
 
 /** A guard that threw or rejected: the call fails closed, naming the plugin. */
-export function guardFailure(plugin: string, error: unknown): ToolExecutionResult {
+function guardFailure(plugin: string, error: unknown): ToolExecutionResult {
   return failure(PIPELINE_FAILED, `guard of plugin "${plugin}" failed: ${messageOf(error)}`, 'guard', plugin)
 }
 
 /** A guard's reason: a deny, with the reason as given when it is a non-empty string. */
-export function guardDenial(plugin: string, reason: unknown): ToolExecutionResult {
+function guardDenial(plugin: string, reason: unknown): ToolExecutionResult {
   return failure(TOOL_DENIED, typeof reason === 'string' && reason ? reason : `denied by a guard of plugin "${plugin}"`)
 }
