@@ -99,11 +99,8 @@ export class Pipeline {
     return this.final(exec, failure(PIPELINE_FAILED, `${problem}; the call did not run`, 'options'))
   }
 
-  /*
-   * The stages below hand a promise on instead of awaiting it (an async function keeps its
-   * frame on the heap at every await): each returns the result itself when it got there
-   * without waiting, else a promise that rejects only with a bug (caught in `execute`).
-   */
+  // The stages hand a promise on rather than await it (docs/performance.md): each returns the
+  // result when it got there without waiting, else a promise that rejects only with a bug.
 
   protected run(exec: Exec, args: Arguments, signal: AbortSignal | undefined): Final {
     if (signal?.aborted) return this.final(exec, failure(ABORTED_BEFORE_DISPATCH, Messages.abortedBeforeDispatch))
@@ -146,10 +143,7 @@ export class Pipeline {
     }
   }
 
-  /**
-   * Every guard, in order from `from`, after an allow: the first reason denies. A guard that
-   * returns a promise (or any object, which might be a thenable) is awaited before the next.
-   */
+  /** Every guard, in order from `from`: the first reason denies; an object returned (maybe a thenable) is awaited. */
   protected guarded(exec: Exec, signal: AbortSignal | undefined, from = 0): Final {
     const guards = this.deps.guards
     for (let i = from; i < guards.length; i++) {
@@ -200,10 +194,7 @@ export class Pipeline {
     })
   }
 
-  /**
-   * An `ask` goes to the approval service: absent, throwing or answering deny is `TOOL_DENIED`;
-   * an allow goes on to the guards and the body. An abort while the answer is pending wins.
-   */
+  /** An `ask` goes to the approval service (absent, throwing or deny: `TOOL_DENIED`); an abort while it is pending wins. */
   protected async ask(exec: Exec, reason: string | undefined, signal: AbortSignal | undefined): Promise<ToolExecutionResult> {
     const why = reason ? ` (${reason})` : ''
     const approval = this.deps.approval()
