@@ -25,6 +25,19 @@ describe('decide: the pipeline up to the body, and nothing else', () => {
     expect(await ctx.tools.decide(call({ text: 'ls' }))).toEqual({ kind: 'ask' })
   })
 
+  it('runs no post-execute handler and no stage callback, whatever it decides', async () => {
+    const ctx = await makeKernel()
+    const seen: string[] = []
+    await plug(ctx, 'post', (ctx) => { ctx.on('tools/post-execute', (_exec, _result, next) => { seen.push('post'); return next() }) })
+    await plug(ctx, 'policy', (ctx) => { ctx.tools.guard((exec) => exec.arguments.text === 'rm' ? 'no rm' : undefined) })
+    ctx.tools.register(echoTool())
+    const stages = { bodyStart: () => { seen.push('bodyStart') }, postTurn: () => { seen.push('postTurn') }, postEnd: () => { seen.push('postEnd') } }
+    expect(await ctx.tools.decide(call({ text: 'ls' }), { stages })).toEqual({ kind: 'allow' })
+    expect(await ctx.tools.decide(call({ text: 'rm' }), { stages })).toEqual({ kind: 'deny', reason: 'no rm' })
+    expect(await ctx.tools.decide({ id: 'c', name: 'nope', arguments: {} }, { stages })).toMatchObject({ kind: 'invalid', code: UNKNOWN_TOOL })
+    expect(seen).toEqual([])
+  })
+
   it('answers a pre-execute deny with its reason', async () => {
     const ctx = await makeKernel()
     await plug(ctx, 'no', (ctx) => { ctx.on('tools/pre-execute', async () => ({ kind: 'deny', reason: 'never' })) })
