@@ -18,6 +18,8 @@ export interface Io {
   /** Relative paths on the command line are resolved against this folder. */
   cwd: string
   env: Readonly<Record<string, string | undefined>>
+  /** What the process reads on stdin (`rein hook` reads its JSON input from it). */
+  stdin?: AsyncIterable<Uint8Array | string>
   /** stdout is a terminal: progress redraws lines in place; otherwise one plain line per event. */
   isTTY: boolean
   /** Subscribes to Ctrl-C; returns the unsubscribe. Default: `process.on('SIGINT')`. */
@@ -39,6 +41,7 @@ export function processIo(): Io {
     stderr: process.stderr,
     cwd: process.cwd(),
     env: process.env,
+    stdin: process.stdin,
     isTTY: process.stdout.isTTY === true,
     ...(process.stdin.isTTY ? { prompt: stdinPrompt(process.stdout) } : {}),
   }

@@ -15,6 +15,7 @@ import { chains } from './commands/chains.js'
 import { check } from './commands/check.js'
 import { db } from './commands/db.js'
 import { demo } from './commands/demo.js'
+import { hook } from './commands/hook.js'
 import { init } from './commands/init.js'
 import { mcp } from './commands/mcp.js'
 import { run } from './commands/run.js'
@@ -27,7 +28,7 @@ import { println, type Io } from './io.js'
 import { printJson, problemsOf } from './json.js'
 
 /** Every command, in the order `rein --help` lists them. */
-export const COMMANDS: readonly Command[] = [demo, init, run, check, chains, trace, mcp, worker, submit, cancel, db]
+export const COMMANDS: readonly Command[] = [demo, init, run, check, chains, trace, mcp, worker, submit, cancel, db, hook]
 
 /** Runs `rein` with `argv` (the arguments after the script name). Resolves with the exit code. */
 export async function main(argv: readonly string[], io: Io): Promise<number> {

@@ -1,9 +1,7 @@
 /**
- * A caller's abort is sovereign (DESIGN.md §6.1). Once the caller's signal aborts, a call
- * settles within `abandonAfterMs` even when a plugin swapped in a signal that is not linked
- * to the caller's and the body ignores every signal: the kernel stops waiting and gives the
- * call its abandoned outcome. The work itself is not stopped (nothing can stop a body that
- * ignores its signal; `@rein/isolate` runs such bodies where they can be terminated).
+ * A caller's abort is sovereign (DESIGN.md §6.1): a call settles within `abandonAfterMs` of it
+ * whatever its plugins and body do. The kernel stops waiting; the work itself is not stopped
+ * (`@rein/isolate` runs bodies that ignore their signal where they can be terminated).
  */
 import { ABORTED, ABORTED_BEFORE_DISPATCH, Messages } from './codes.js'
 import { CALL, type Exec } from './exec.js'
@@ -79,10 +77,7 @@ export function settleWithin<T>(
 /** What `untilAborted` resolves with when the signal won. */
 export const ABORTED_FIRST: unique symbol = Symbol('rein.aborted-first')
 
-/**
- * `work`'s value, or `ABORTED_FIRST` as soon as `signal` aborts (whatever `work` does later).
- * A rejection of `work` passes through.
- */
+/** `work`'s value, or `ABORTED_FIRST` as soon as `signal` aborts; a rejection of `work` passes through. */
 export function untilAborted<T>(watch: AbortWatch, work: Promise<T>, signal: AbortSignal): Promise<T | typeof ABORTED_FIRST> {
   return new Promise((resolve, reject) => {
     const cancel = watch.on(signal, () => resolve(ABORTED_FIRST))

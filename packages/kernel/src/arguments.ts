@@ -19,11 +19,9 @@ export type Arguments = { parsed: unknown, snap: Snapshot | undefined }
 const UNREADABLE_PROBLEM = 'the arguments could not be read'
 
 /**
- * A model's raw arguments read the way `execute` reads them: the object `execute` would run
- * the tool with, frozen (and taken by `execute` as it is, without parsing or copying it again),
- * or undefined when `execute` would refuse them (not JSON, not an object, a `__proto__` key,
- * nested too deep). For a scheduler that reads the arguments before handing the call on, as
- * the agent's planner does. Never throws.
+ * A model's raw arguments read as `execute` reads them, for a scheduler that reads them first:
+ * the frozen object `execute` then takes as it is, or undefined for arguments it would refuse
+ * (not JSON, not an object, a `__proto__` key, nested too deep). Never throws.
  */
 export function readArguments(raw: unknown): Readonly<Record<string, unknown>> | undefined {
   try {
@@ -34,10 +32,7 @@ export function readArguments(raw: unknown): Readonly<Record<string, unknown>> |
   }
 }
 
-/**
- * Parses the call's arguments once and freezes them as own data; never throws. Arguments that
- * cannot be read (a getter or proxy that throws) are a problem, never `{}`.
- */
+/** The call's arguments parsed once and frozen as own data; unreadable ones are a problem, never `{}`. Never throws. */
 export function argumentsOf(call: ToolCall): Arguments {
   try {
     const isObject = (typeof call === 'object' || typeof call === 'function') && call !== null

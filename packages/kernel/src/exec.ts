@@ -1,12 +1,7 @@
 /**
- * The `exec` object of one call, and the kernel's private record of that call. Every hook
- * and the body see an `exec`; `tools/execute` layers each get their own view of it (their
- * own signal and progress), while the facts (`meta`) and the kernel's record stay one per
- * call. Building an exec never throws, whatever the caller's `call` object is.
- *
- * Views are class instances whose fields are own data properties, so V8 keeps them in fast
- * mode (docs/performance.md, "class views"): an object literal with accessors and a symbol key
- * is a dictionary of about a kilobyte, per view.
+ * The `exec` of one call and the kernel's private record of it. `tools/execute` layers each get
+ * their own view (own signal and progress); `meta` and the record stay one per call. Views are
+ * class instances with data fields (docs/performance.md, "class views"). Never throws.
  */
 import { createHash } from 'node:crypto'
 import { readSafely } from './hostile.js'
@@ -31,6 +26,8 @@ export interface CallRecord {
   signal?: AbortSignal
   /** `exec.idempotencyKey`, made on its first read (a hash costs more than most calls need). */
   key?: string
+  /** The arguments the call came with, once pre-execute rewrote them. */
+  original?: Readonly<Record<string, unknown>>
 }
 
 export const CALL = Symbol('rein.call')
@@ -73,6 +70,10 @@ class ExecView implements Exec {
 
   get decision(): PreToolDecision['kind'] | undefined {
     return this[CALL].decision
+  }
+
+  get originalArguments(): Readonly<Record<string, unknown>> | undefined {
+    return this[CALL].original
   }
 }
 

@@ -13,7 +13,8 @@ import type {
  * `tools/pre-execute` — onion around the decision.
  * Runs after: argument validation (an unknown tool or invalid arguments never gets here).
  * Runs before: the guards, then `tools/execute`.
- * May: return allow, deny (with a reason) or ask; short-circuit by not calling `next()`.
+ * May: return allow, deny (with a reason) or ask; short-circuit by not calling `next()`;
+ * rewrite the arguments with `{ kind: 'allow', arguments }` (checked against the schema, then every guard).
  * Innermost default: allow. A deny here is final; an ask goes to `ctx.approval`.
  * Never runs concurrently with itself; calls arrive in model order.
  */

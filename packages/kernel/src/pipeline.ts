@@ -23,6 +23,7 @@ import type { RegisteredTool, ToolRegistry } from './registry.js'
 import {
   ACCEPTED, ALLOW, ALLOWED, abortedFrom, applyPost, failure, finalizeContent, internalFailure, postDecisionOf, preDecisionOf, resultOf, stageFailure, unreachable,
 } from './results.js'
+import { rewritten } from './rewrite.js'
 import { closedMessage, type StartupProblem } from './startup.js'
 import type {
   ExecuteOptions, Json, PostToolDecision, PreToolDecision, ToolCall, ToolExec, ToolExecutionResult,
@@ -54,7 +55,7 @@ const RUNS_POST: Record<string, boolean> = {
 export class Pipeline {
   private readonly aborts = new AbortWatch()
 
-  constructor(private readonly deps: PipelineDeps) {}
+  constructor(readonly deps: PipelineDeps) {}
 
   /** The whole pipeline for one call. Never rejects, and settles soon after the caller's abort. */
   execute(call: ToolCall, options: ExecuteOptions = {}): Promise<ToolExecutionResult> {
@@ -98,13 +99,10 @@ export class Pipeline {
     return this.final(exec, failure(PIPELINE_FAILED, `${problem}; the call did not run`, 'options'))
   }
 
-  /*
-   * The stages below hand a promise on instead of awaiting it (an async function keeps its
-   * frame on the heap at every await): each returns the result itself when it got there
-   * without waiting, else a promise that rejects only with a bug (caught in `execute`).
-   */
+  // The stages hand a promise on rather than await it (docs/performance.md): each returns the
+  // result when it got there without waiting, else a promise that rejects only with a bug.
 
-  private run(exec: Exec, args: Arguments, signal: AbortSignal | undefined): Final {
+  protected run(exec: Exec, args: Arguments, signal: AbortSignal | undefined): Final {
     if (signal?.aborted) return this.final(exec, failure(ABORTED_BEFORE_DISPATCH, Messages.abortedBeforeDispatch))
     const tool = this.deps.registry.get(exec.name)
     if (!tool) return this.post(exec, failure(UNKNOWN_TOOL, Messages.unknownTool(exec.name, this.deps.registry.names())))
@@ -132,6 +130,9 @@ export class Pipeline {
     exec[CALL].decision = decision.kind
     switch (decision.kind) {
       case 'allow':
+        if (decision.arguments !== undefined) {
+          return rewritten(exec, decision.arguments, (problem) => problem ? this.post(exec, failure(INVALID_ARGS, problem)) : this.guarded(exec, signal))
+        }
         return this.deps.guards.length > 0 ? this.guarded(exec, signal) : this.body(exec, signal)
       case 'deny':
         return this.post(exec, failure(TOOL_DENIED, decision.reason))
@@ -142,11 +143,8 @@ export class Pipeline {
     }
   }
 
-  /**
-   * Every guard, in order from `from`, after an allow: the first reason denies. A guard that
-   * returns a promise (or any object, which might be a thenable) is awaited before the next.
-   */
-  private guarded(exec: Exec, signal: AbortSignal | undefined, from = 0): Final {
+  /** Every guard, in order from `from`: the first reason denies; an object returned (maybe a thenable) is awaited. */
+  protected guarded(exec: Exec, signal: AbortSignal | undefined, from = 0): Final {
     const guards = this.deps.guards
     for (let i = from; i < guards.length; i++) {
       const guard = guards[i]!
@@ -167,7 +165,7 @@ export class Pipeline {
   }
 
   /** The `tools/execute` onion, unless the caller aborted; then post-execute. */
-  private body(exec: Exec, signal: AbortSignal | undefined): Final {
+  protected body(exec: Exec, signal: AbortSignal | undefined): Final {
     if (signal?.aborted) return this.final(exec, failure(ABORTED_BEFORE_DISPATCH, Messages.abortedBeforeDispatch))
     const stages = exec[CALL].stages
     // Whatever the onion did, the caller's signal is back on exec and the caller is told it ended.
@@ -196,11 +194,8 @@ export class Pipeline {
     })
   }
 
-  /**
-   * An `ask` goes to the approval service: absent, throwing or answering deny is `TOOL_DENIED`;
-   * an allow goes on to the guards and the body. An abort while the answer is pending wins.
-   */
-  private async ask(exec: Exec, reason: string | undefined, signal: AbortSignal | undefined): Promise<ToolExecutionResult> {
+  /** An `ask` goes to the approval service (absent, throwing or deny: `TOOL_DENIED`); an abort while it is pending wins. */
+  protected async ask(exec: Exec, reason: string | undefined, signal: AbortSignal | undefined): Promise<ToolExecutionResult> {
     const why = reason ? ` (${reason})` : ''
     const approval = this.deps.approval()
     if (!approval) return this.post(exec, failure(TOOL_DENIED, `"${exec.name}" needs approval${why}, and no approval service is available`))
@@ -228,7 +223,7 @@ export class Pipeline {
   }
 
   /** `tools/post-execute` (after the caller's turn for it), then the final word. */
-  private post(exec: Exec, result: ToolExecutionResult): Final {
+  protected post(exec: Exec, result: ToolExecutionResult): Final {
     const record = exec[CALL]
     record.outcome = result
     let turn: Promise<void> | void | undefined
@@ -257,7 +252,7 @@ export class Pipeline {
    * call (a late second final word, after the call was abandoned, is dropped): the result, or
    * while a `tools/hand-off` hold has it, a promise of it.
    */
-  private final(exec: Exec, result: ToolExecutionResult): Final {
+  final(exec: Exec, result: ToolExecutionResult): Final {
     const record = exec[CALL]
     if (record.final) return record.final
     let out: ToolExecutionResult
@@ -348,7 +343,7 @@ function onion<R>(stage: keyof OnionHooks, normalize: (value: unknown) => R | st
 }
 
 /** A call's final word: the result, or (while a `tools/hand-off` hold has it) a promise of it. */
-type Final = ToolExecutionResult | Promise<ToolExecutionResult>
+export type Final = ToolExecutionResult | Promise<ToolExecutionResult>
 
 /** Whether `object` has an own enumerable key, without building the list of them. */
 function hasKeys(object: object): boolean {

@@ -1,9 +1,7 @@
 /**
- * Results: building them, reading what a handler returned, and the last word on them. Every
- * failure is made by `failure()`, so its first content block is `Error: <message>`. What a
- * handler returns is read once into a fresh frozen copy (it may be a proxy, or answer one way
- * to a check and another later): the pipeline acts only on the copy. Copies the kernel made
- * itself carry `CheckedMark` and pass as they are. Nothing here throws on hostile input.
+ * Results: building them, reading what a handler returned, and the last word on them. What a
+ * handler returns is read once into a fresh frozen copy (it may be a proxy that answers a check
+ * one way and later another); copies the kernel made carry `CheckedMark`. Never throws.
  */
 import { ABORTED, ABORTED_BEFORE_DISPATCH, Messages, PIPELINE_FAILED, TOOL_BLOCKED } from './codes.js'
 import { PipelineError } from './compose.js'
@@ -26,16 +24,12 @@ export function failure(code: string, message: string, name?: string, plugin?: s
 }
 
 /**
- * `error.info.name` of a result handed back while its tool body may still be running: the
- * kernel's own after an abort (`Abandoned`), and timeout-policy's given-up attempt
- * (`ToolTimeoutAbandoned`). A plugin that returns before the body settles uses one of them.
+ * `error.info.name` of a result handed back while its body may still run (the kernel's
+ * `Abandoned`, timeout-policy's `ToolTimeoutAbandoned`): a plugin that returns early uses one.
  */
 export const ABANDONED_NAMES: ReadonlySet<string> = new Set(['Abandoned', 'ToolTimeoutAbandoned'])
 
-/**
- * Whether `value` is a result given up on while its body may still run (a retry would run a
- * second copy beside it; a write may still land). Not one whose body never started.
- */
+/** Whether `value` is a result given up on while its body may still run (a retry would run a second copy). */
 export function bodyMayStillRun(value: unknown): boolean {
   if (value === null || typeof value !== 'object') return false
   const result = value as ToolExecutionResult
@@ -202,10 +196,9 @@ export const ALLOWED = Promise.resolve(ALLOW)
 export const ACCEPTED = Promise.resolve(ACCEPT)
 
 /**
- * The decision a handler's `next()` answered, when it is known without waiting: the innermost
- * default (allow, or accept unchanged), which `next()` answers when no handler inside the
- * caller has anything to say; undefined for any other promise (wait for it). A handler can
- * then decide at once, and return the promise `next()` gave it when it changes nothing.
+ * The decision `next()` answered when it is known without waiting (the innermost default:
+ * allow, or accept unchanged), else undefined. A handler can then decide at once, and return
+ * the promise `next()` gave it when it changes nothing.
  */
 export function knownDecision(pending: Promise<PreToolDecision>): PreToolDecision | undefined
 export function knownDecision(pending: Promise<PostToolDecision>): PostToolDecision | undefined
@@ -218,7 +211,10 @@ export function preDecisionOf(value: unknown): PreToolDecision | string {
   const kind = readSafely(value, 'kind')
   const reason = readSafely(value, 'reason')
   switch (kind) {
-    case 'allow': return ALLOW
+    case 'allow': {
+      const args = readSafely(value, 'arguments')
+      return args === undefined ? ALLOW : { kind, arguments: args as Record<string, unknown> }
+    }
     case 'deny': return typeof reason === 'string' && reason ? { kind, reason } : 'a deny needs a non-empty reason'
     case 'ask':
       if (reason === undefined) return { kind }

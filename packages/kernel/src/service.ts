@@ -14,6 +14,7 @@ import type { ToolSpec } from './model.js'
 import { parseArguments } from './json.js'
 import type { ApprovalPrompt, ApprovalService } from './approval.js'
 import { Pipeline, type Guard } from './pipeline.js'
+import { decide, observe, type Decision, type ObserveOptions } from './decide.js'
 import { ToolRegistry, type RegisteredTool } from './registry.js'
 import { DEFAULT_ABANDON_AFTER_MS, type KernelConfig } from './config.js'
 import { startupProblems, watchStartup, type StartupProblem } from './startup.js'
@@ -103,6 +104,13 @@ export class ToolService extends Service {
    */
   readonly settle = (call: ToolCall, code: string, message: string, options?: ExecuteOptions): Promise<ToolExecutionResult> =>
     this[CORE].pipeline.settle(call, code, message, options)
+
+  /** What the pipeline would decide for `call` before its body (checks, pre-execute, guards); runs nothing else. */
+  readonly decide = (call: ToolCall, options?: ExecuteOptions): Promise<Decision> => decide(this[CORE].pipeline, call, options)
+
+  /** Hands a call the host ran (or refused), with its result, to the `tools/result` observers and holds. */
+  readonly observe = (call: ToolCall, result: ToolExecutionResult, options?: ObserveOptions): Promise<ToolExecutionResult> =>
+    observe(this[CORE].pipeline, call, result, options)
 
   /**
    * 'parallel' only for a known tool, valid arguments, and `isConcurrencySafe(args) === true`

@@ -54,7 +54,7 @@ export type ToolExecutionResult = ToolSuccess | ToolFailure
 
 /** What a `tools/pre-execute` chain decides. */
 export type PreToolDecision =
-  | { kind: 'allow' }
+  | { kind: 'allow', /** replaces the call's arguments (checked against the schema, then every guard) */ arguments?: Readonly<Record<string, unknown>> }
   | { kind: 'deny', reason: string }
   | { kind: 'ask', reason?: string }
 
@@ -105,6 +105,8 @@ export interface ToolExec {
    * tool, bad arguments, a call the scheduler settled). For observers, such as an audit log.
    */
   readonly decision?: PreToolDecision['kind']
+  /** The arguments the call came with, when `tools/pre-execute` rewrote them (`arguments` holds the new ones). */
+  readonly originalArguments?: Readonly<Record<string, unknown>>
 }
 
 /** Names the session a call belongs to (DESIGN.md §7.1): a file store's path as given, a database's id. */

@@ -18,8 +18,10 @@ export interface AuditRecord {
   index?: number
   agent?: string
   parent?: string
-  /** The arguments after redaction. */
+  /** The arguments after redaction (the ones the call ran with). */
   arguments: unknown
+  /** The arguments the call came with, after redaction, when a pre-execute handler rewrote them. */
+  originalArguments?: unknown
   /** The pre-execute chain's decision, or null when the call never reached it (unknown tool, bad arguments, settled by the scheduler). */
   decision: PreToolDecision['kind'] | null
   isError: boolean
@@ -67,6 +69,7 @@ export function auditRecord(
 ): AuditRecord {
   const meta = result.meta ?? {}
   const clean = <T>(value: T): T => cut(options.redact(value), options.maxStringLength) as T
+  const original = exec.originalArguments
   return {
     ts: options.iso ? options.iso(options.now) : new Date(options.now).toISOString(),
     id: clean(exec.id),
@@ -77,6 +80,7 @@ export function auditRecord(
     agent: clean(exec.agent),
     parent: clean(exec.parent),
     arguments: clean(exec.arguments),
+    originalArguments: original === undefined ? undefined : clean(original),
     decision: decision ?? null,
     isError: result.isError,
     code: clean(codeOf(result)),

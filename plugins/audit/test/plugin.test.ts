@@ -31,6 +31,19 @@ function denyTool(ctx: Context, name: string) {
 afterEach(() => vi.useRealTimers())
 
 describe('audit on a real kernel', () => {
+  it('records both the original and the rewritten arguments of a call pre-execute rewrote', async () => {
+    const { ctx, file, call } = await audited()
+    ctx.plugin({
+      name: 'rewrite', inject: ['tools'],
+      apply: (c: Context) => c.on('tools/pre-execute', async () => ({ kind: 'allow', arguments: { text: 'safe' } })),
+    })
+    ctx.tools.register(defineTool({ name: 'say', description: 'x', parameters: { type: 'object' }, execute: (args: { text: string }) => args.text }))
+    await ctx.start()
+    await call('say', { text: 'token sk-ant-api03-abcdefghijklmnopqrstuvwxyz0123456789' })
+    const [line] = await readLines(file)
+    expect(line).toMatchObject({ arguments: { text: 'safe' }, originalArguments: { text: 'token [REDACTED]' }, decision: 'allow' })
+  })
+
   it('writes one complete line per finished call', async () => {
     vi.useFakeTimers({ toFake: ['Date'] })
     vi.setSystemTime(Date.UTC(2030, 0, 1))

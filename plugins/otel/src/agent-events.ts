@@ -40,8 +40,9 @@ export interface ModelResponse {
 }
 
 export interface CallEnd {
-  turn: number
-  index: number
+  /** Absent for a call outside an agent run (a host's call handed over by `ctx.tools.observe`). */
+  turn?: number
+  index?: number
   id: string
   name: string
   arguments: unknown

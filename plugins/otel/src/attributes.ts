@@ -93,10 +93,10 @@ export function toolAttributes(event: CallEnd, description: string | undefined):
     [ATTR.toolName]: event.name,
     [ATTR.toolCallId]: event.id,
     [ATTR.toolType]: 'function',
-    [ATTR.batchIndex]: event.turn,
-    [ATTR.callIndex]: event.index,
     [ATTR.callDuration]: event.timing.finalAt - event.timing.startedAt,
   }
+  if (event.turn !== undefined) attributes[ATTR.batchIndex] = event.turn
+  if (event.index !== undefined) attributes[ATTR.callIndex] = event.index
   if (description) attributes[ATTR.toolDescription] = description
   if (event.mode) attributes[ATTR.callMode] = event.mode
   if (event.result.isError) {

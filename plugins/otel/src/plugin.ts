@@ -1,8 +1,9 @@
 /**
- * Wires runs to spans. The plugin listens to one cordis event, `agent/run-start`; when the
+ * Wires runs to spans. The plugin listens to `agent/run-start`; when the
  * run's span records (an SDK is registered and samples it) it observes that run's model
  * requests, responses and call ends through the run's own observer list, and stops at run
  * end. With no SDK the run's span is a no-op, nothing is observed, and no call pays anything.
+ * A call outside every run (a `tools/result` with no turn) gets its own `execute_tool` span.
  * Observe-only: it never changes a call, a result or a run, and its own failures are logged.
  * It uses the global tracer provider (`trace.setGlobalTracerProvider`), looked up per run.
  */
@@ -11,7 +12,7 @@ import type { Context } from 'cordis'
 import { createRedactor } from '@rein/redact'
 import { onRunStart } from './agent-events.js'
 import type { OtelConfig } from './config.js'
-import { RunTrace, type TraceOptions } from './run-trace.js'
+import { RunTrace, toolSpan, type TraceOptions } from './run-trace.js'
 
 /** The plugin name. */
 export const name = 'otel'
@@ -50,6 +51,21 @@ export function apply(ctx: Context, config: OtelConfig) {
       },
     })
     open.set(current, stop)
+  })
+
+  // A call outside every agent run (no turn): a host's call handed over by `ctx.tools.observe`
+  // (`rein hook claude-code`), or a direct `ctx.tools.execute`, gets an `execute_tool` span of its own.
+  ctx.on('tools/result', (exec, result) => {
+    if (exec.turn !== undefined) return
+    try {
+      toolSpan(options, {
+        index: exec.index, id: exec.id, name: exec.name, arguments: exec.arguments, result,
+        code: result.isError ? result.error.info?.code : undefined, meta: result.meta,
+        timing: { startedAt: exec.startedAt, finalAt: Date.now() },
+      })
+    } catch (error) {
+      logger.warn(`could not record the span of call ${exec.id}: ${(error as Error)?.message ?? error}`)
+    }
   })
 
   ctx.on('dispose', () => {

@@ -93,18 +93,7 @@ export class RunTrace {
   }
 
   callEnd(event: CallEnd): void {
-    const { timing, result } = event
-    const span = this.options.tracer.startSpan(this.redact(`execute_tool ${event.name}`), {
-      kind: SpanKind.INTERNAL,
-      startTime: timing.bodyStartedAt ?? timing.startedAt,
-      attributes: this.clean(toolAttributes(event, this.options.describe(event.name))),
-    }, this.parent)
-    if (this.options.captureContent) {
-      span.setAttribute(ATTR.toolArguments, this.redact(json(event.arguments)))
-      if (!result.isError) span.setAttribute(ATTR.toolResult, this.redact(json(result.value)))
-    }
-    if (result.isError) span.setStatus({ code: SpanStatusCode.ERROR, message: this.redact(String(result.error.message)) })
-    span.end(timing.bodyStartedAt === undefined ? timing.finalAt : (timing.bodyEndedAt ?? timing.finalAt))
+    toolSpan(this.options, event, this.parent)
   }
 
   end(event: RunEnd): void {
@@ -137,4 +126,24 @@ export class RunTrace {
     for (const span of this.chats.values()) span.end(at)
     this.chats.clear()
   }
+}
+
+/**
+ * The `execute_tool` span of one finished call: a child of `parent` (the run's context), or,
+ * for a call outside any run (a host's call handed over by `ctx.tools.observe`), of the
+ * context active when it is recorded.
+ */
+export function toolSpan(options: TraceOptions, event: CallEnd, parent?: Context): void {
+  const { timing, result } = event
+  const span = options.tracer.startSpan(options.redact(`execute_tool ${event.name}`), {
+    kind: SpanKind.INTERNAL,
+    startTime: timing.bodyStartedAt ?? timing.startedAt,
+    attributes: cleanAttributes(toolAttributes(event, options.describe(event.name)), options.redact),
+  }, parent)
+  if (options.captureContent) {
+    span.setAttribute(ATTR.toolArguments, options.redact(json(event.arguments)))
+    if (!result.isError) span.setAttribute(ATTR.toolResult, options.redact(json(result.value)))
+  }
+  if (result.isError) span.setStatus({ code: SpanStatusCode.ERROR, message: options.redact(String(result.error.message)) })
+  span.end(timing.bodyStartedAt === undefined ? timing.finalAt : (timing.bodyEndedAt ?? timing.finalAt))
 }

@@ -100,6 +100,18 @@ describe('spans of a run', () => {
     for (const t of [ta, tb, tc, tchat1, tchat2]) expect(t.start >= tr.start && t.end <= tr.end).toBe(true)
   })
 
+  it('gives a call outside every run (one a host ran, handed over by ctx.tools.observe) an execute_tool span of its own', async () => {
+    const { spans } = recordSpans()
+    const { ctx } = await harness()
+    await ctx.tools.observe({ id: 'toolu_1', name: 'Bash', arguments: { command: 'ls' } }, { isError: false, value: 'ok', content: [{ type: 'text', text: 'ok' }] })
+    await ctx.tools.observe({ id: 'toolu_2', name: 'Bash', arguments: { command: 'rm x' } },
+      { isError: true, content: [{ type: 'text', text: 'Error: no' }], error: { message: 'no', info: { code: 'TOOL_DENIED' } } })
+    const ok = spanNamed(spans(), 'execute_tool Bash', 'gen_ai.tool.call.id', 'toolu_1')
+    expect([parentOf(ok), ok.kind, ok.status.code, ok.attributes['gen_ai.operation.name']]).toEqual([undefined, SpanKind.INTERNAL, SpanStatusCode.UNSET, 'execute_tool'])
+    const denied = spanNamed(spans(), 'execute_tool Bash', 'gen_ai.tool.call.id', 'toolu_2')
+    expect([denied.status.code, denied.attributes['rein.result.code']]).toEqual([SpanStatusCode.ERROR, 'TOOL_DENIED'])
+  })
+
   it('records rein facts plugins put in exec.meta: retry attempts, cache hit, spill', async () => {
     const { spans } = recordSpans()
     const { ctx, gate } = await harness()
