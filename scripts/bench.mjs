@@ -7,6 +7,7 @@ const benches = [
   'packages/kernel/bench/pipeline.mjs',
   'packages/agent/bench/makespan.mjs',
   'packages/agent/bench/memory.mjs',
+  'packages/agent/bench/session.mjs',
   'examples/standard-stack/bench/forced-gc.mjs',
   'plugins/audit/bench/append.mjs',
   'packages/tool-run-code/bench/startup.mjs',

@@ -1,74 +1,92 @@
 /**
- * The commit cursor: results arrive in any order, and are committed strictly in model order,
- * one at a time, each only after every earlier one. A gap (a call that will never have a
+ * The commit cursor: results arrive in any order, and are committed strictly in model order:
+ * each commit is issued only after every earlier one was issued, and counts as committed only
+ * once the store acknowledged it and every earlier one. A gap (a call that will never have a
  * result, after a scheduler failure) stops it there: nothing after a gap is committed, and
  * nothing is ever made up to fill one.
  */
 
 export class CommitCursor<T> {
   private readonly items: (T | undefined)[]
+  private readonly acked: boolean[]
+  /** The next index to hand to `commit`. */
   private next = 0
+  /** How many commits are acknowledged, as a prefix. */
+  private acknowledged = 0
+  /** Commits issued and not yet settled. */
+  private pending = 0
   private stopped = false
-  private pumping: Promise<void> | undefined
+  private failedOnce = false
+  private settled: Promise<void> | undefined
+  private onSettled: (() => void) | undefined
 
   /** `commit` appends one item durably; a rejection is passed to `onError` and stops the cursor. */
   constructor(size: number, private readonly commit: (index: number, item: T) => Promise<unknown>,
     private readonly onError: (error: unknown) => void) {
     this.items = new Array(size)
+    this.acked = new Array(size).fill(false)
   }
 
-  /** How many items are committed: always a prefix, in model order. */
+  /** How many items are committed (acknowledged with every earlier one): always a prefix, in model order. */
   get committed(): number {
-    return this.next
+    return this.acknowledged
   }
 
-  /** Item `index` is final; commits it as soon as everything before it is committed. */
+  /**
+   * Item `index` is final; its commit is issued as soon as every earlier one is issued. A commit
+   * is issued without waiting for the earlier ones to be acknowledged: a store appends in call
+   * order and, once a write fails, refuses every later append, so the results that are ready
+   * together share one durable write instead of paying one each.
+   */
   offer(index: number, item: T): void {
     this.items[index] = item
-    if (index === this.next && !this.pumping && !this.stopped) this.pumping = this.pump()
+    while (!this.stopped && this.next < this.items.length && this.items[this.next] !== undefined) {
+      const at = this.next++
+      const ready = this.items[at] as T
+      this.items[at] = undefined
+      let committed: Promise<unknown>
+      try {
+        committed = this.commit(at, ready)
+      } catch (error) {
+        this.failed(error)
+        return
+      }
+      this.pending++
+      committed.then(() => this.settle(at, true), (error: unknown) => {
+        this.failed(error)
+        this.settle(at, false)
+      })
+    }
   }
 
-  /** Commits nothing more after the commit in progress. */
+  /** Issues nothing more after the commits already issued. */
   stop(): void {
     this.stopped = true
   }
 
-  /** Resolves when no commit is in progress and the next item is not there (or the cursor stopped). */
-  async drained(): Promise<void> {
-    while (this.pumping) await this.pumping
+  /** Resolves when no issued commit is still waiting for the store. */
+  drained(): Promise<void> {
+    if (this.pending === 0) return Promise.resolve()
+    return this.settled ??= new Promise((resolve) => { this.onSettled = resolve })
   }
 
-  /**
-   * Commits the next item, then the one after it, while they are there. A chain of `then`s
-   * rather than an async loop (whose frame stays on the heap at each await): this runs once
-   * per result. Resolves when nothing more can be committed now.
-   */
-  private pump(): Promise<void> {
-    if (this.stopped || this.next >= this.items.length || this.items[this.next] === undefined) {
-      this.pumping = undefined
-      return Promise.resolve()
+  private settle(index: number, ok: boolean): void {
+    this.pending--
+    if (ok) {
+      this.acked[index] = true
+      while (this.acknowledged < this.acked.length && this.acked[this.acknowledged]) this.acknowledged++
     }
-    const index = this.next
-    const item = this.items[index] as T
-    this.items[index] = undefined
-    let committed: Promise<unknown>
-    try {
-      committed = this.commit(index, item)
-    } catch (error) {
-      // Fail a turn later: when `offer` started this pump it stores the promise returned here
-      // as `pumping`, and only a failure after that store can clear it for `drained()`.
-      return Promise.resolve().then(() => this.failed(error))
-    }
-    return committed.then(() => {
-      this.next = index + 1
-      return this.pump()
-    }, (error: unknown) => this.failed(error))
+    if (this.pending > 0) return
+    const resolve = this.onSettled
+    this.settled = this.onSettled = undefined
+    resolve?.()
   }
 
-  /** A commit failed: nothing more is committed, and the owner is told. */
+  /** A commit failed: nothing more is issued, and the owner is told (once). */
   private failed(error: unknown): void {
     this.stopped = true
-    this.pumping = undefined
+    if (this.failedOnce) return
+    this.failedOnce = true
     this.onError(error)
   }
 }

@@ -16,6 +16,7 @@
 import type { FileHandle } from 'node:fs/promises'
 import { realpath } from 'node:fs/promises'
 import { dirname } from 'node:path'
+import { afterMicrotasks } from './group-commit.js'
 import { makeFolders, openSessionFile, readAll, writeAll } from './jsonl-file.js'
 import type { NewSessionEntry, SessionEntry, SessionStore } from './session.js'
 import { newEntryProblem } from './session-entry.js'
@@ -104,6 +105,9 @@ export function jsonlSession(path: string): SessionStore {
   const flush = async () => {
     await openOnce()
     while (queue.length > 0) {
+      // Let what the last write set going (the next calls of a batch, their results) queue up
+      // first: one write and one sync then carry all of it (`group-commit.ts`).
+      await afterMicrotasks()
       const batch = queue.splice(0)
       if (broken) for (const p of batch) p.reject(broken)
       else await writeBatch(batch)

@@ -65,6 +65,9 @@ export type NewSessionEntry = WithoutSeq<SessionEntry>
  * Where a session lives. Implementations: `memorySession()`, `jsonlSession(path)`, `postgresSession(...)`.
  * `append` must keep call order, assign `seq` (1, 2, 3...), and resolve only when the entry
  * is durable; a failed append rejects (and the store may refuse every later one), never drops.
+ * The agent issues a batch's result appends without waiting for the earlier ones to resolve,
+ * so a store whose write failed should refuse every later append (the JSONL and PostgreSQL
+ * stores do): then nothing lands after a gap.
  */
 export interface SessionStore {
   /**

@@ -1,0 +1,147 @@
+import fc from 'fast-check'
+import { readFileSync } from 'node:fs'
+import { open, readFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import { afterEach, describe, expect, it, vi } from 'vitest'
+import { defineTool } from '@rein/kernel'
+import { callMessage, scripted, textMessage, toolCall } from '@rein/testing'
+import { createAgent, jsonlSession, readSession, type NewSessionEntry, type SessionEntry } from '../src/index.js'
+import { kernelContext, settle, tempDir } from './helpers.js'
+
+/** The prototype every FileHandle shares: spying on it sees the store's own writes and syncs. */
+async function fileHandleProto(dir: string) {
+  const handle = await open(join(dir, 'probe'), 'w')
+  await handle.close()
+  return Object.getPrototypeOf(handle) as { datasync(): Promise<void>, write(...args: unknown[]): Promise<unknown> }
+}
+
+const message = (text: string): NewSessionEntry => ({ type: 'message', message: { role: 'user', content: text } })
+const textOf = (entry: SessionEntry) => (entry as { message: { content: string } }).message.content
+
+afterEach(() => {
+  vi.restoreAllMocks()
+})
+
+describe('jsonlSession group commit', () => {
+  it('writes the appends made together, and those their acknowledgements set going, with one write and one sync each', async () => {
+    const dir = await tempDir('rein-group-')
+    const proto = await fileHandleProto(dir)
+    const store = jsonlSession(join(dir, 'session.jsonl'))
+    await store.append(message('open'))
+    const syncs = vi.spyOn(proto, 'datasync')
+    const writes = vi.spyOn(proto, 'write')
+    // 30 appends at once; each, once acknowledged, makes one more a few promise reactions later (as a
+    // call whose tool/call is durable runs through its stages and the next call starts).
+    const first = Array.from({ length: 30 }, (_, i) => store.append(message(`a${i}`)))
+    const second = first.map((appended, i) => appended.then(async () => {
+      for (let step = 0; step < i % 6; step++) await Promise.resolve()
+      return store.append(message(`b${i}`))
+    }))
+    const [a, b] = [await Promise.all(first), await Promise.all(second)]
+    expect(syncs).toHaveBeenCalledTimes(2)
+    expect(writes).toHaveBeenCalledTimes(2)
+    expect(a.map((entry) => entry.seq)).toEqual(Array.from({ length: 30 }, (_, i) => i + 2))
+    expect(b.map((entry) => entry.seq).sort((x, y) => x - y)).toEqual(Array.from({ length: 30 }, (_, i) => i + 32))
+    await store.close?.()
+  })
+
+  it('keeps the file in the order of the append calls, whatever concurrent writers interleave (property)', async () => {
+    const dir = await tempDir('rein-group-order-')
+    let run = 0
+    // Each writer appends its entries one after another, each after a wait: none, a microtask, or a turn of the event loop.
+    const writers = fc.array(fc.array(fc.constantFrom(0, 1, 2), { minLength: 1, maxLength: 8 }), { minLength: 1, maxLength: 4 })
+    await fc.assert(fc.asyncProperty(writers, async (plans) => {
+      const path = join(dir, `s${++run}.jsonl`)
+      const store = jsonlSession(path)
+      const called: string[] = []
+      const resolved = new Map<string, number>()
+      const writer = async (w: number, waits: number[]) => {
+        const pending: Promise<void>[] = []
+        for (const [i, wait] of waits.entries()) {
+          if (wait === 1) await Promise.resolve()
+          if (wait === 2) await settle()
+          const label = `w${w}-${i}`
+          called.push(label)
+          pending.push(store.append(message(label)).then((entry) => { resolved.set(label, entry.seq) }))
+        }
+        await Promise.all(pending)
+      }
+      await Promise.all(plans.map((waits, w) => writer(w, waits)))
+      await store.close?.()
+      const { entries } = await readSession(path)
+      expect(entries.map(textOf)).toEqual(called)
+      expect(called.map((label) => resolved.get(label))).toEqual(called.map((_, i) => i + 1))
+    }), { numRuns: 25 })
+  })
+
+  it('rejects every append of a group whose sync fails, leaves only acknowledged entries in the file and refuses later appends', async () => {
+    const dir = await tempDir('rein-group-fail-')
+    const proto = await fileHandleProto(dir)
+    const path = join(dir, 'session.jsonl')
+    const store = jsonlSession(path)
+    await store.append(message('kept-1'))
+    await store.append(message('kept-2'))
+    const real = proto.datasync
+    let failed = false
+    vi.spyOn(proto, 'datasync').mockImplementation(function (this: unknown) {
+      // The group's sync fails; the cut back to the last acknowledged entry syncs for real.
+      if (!failed) {
+        failed = true
+        return Promise.reject(Object.assign(new Error('EIO: i/o error, fdatasync'), { code: 'EIO' }))
+      }
+      return real.call(this)
+    })
+    const group = Array.from({ length: 5 }, (_, i) => store.append(message(`lost-${i}`)))
+    const outcomes = await Promise.allSettled(group)
+    expect(outcomes.map((o) => o.status)).toEqual(Array(5).fill('rejected'))
+    const reasons = new Set(outcomes.map((o) => (o as PromiseRejectedResult).reason))
+    expect(reasons.size).toBe(1)
+    expect(String([...reasons][0].message)).toMatch(/can no longer be written \(EIO: i\/o error, fdatasync\)/)
+    await expect(store.append(message('after'))).rejects.toThrow(/refuses every later append/)
+    await store.close?.()
+    const { entries } = await readSession(path)
+    expect(entries.map(textOf)).toEqual(['kept-1', 'kept-2'])
+    expect((await readFile(path, 'utf8')).split('\n').filter(Boolean)).toHaveLength(2)
+  })
+})
+
+describe('a batch on a JSONL session', () => {
+  const calls = (n: number, name: string) => callMessage(Array.from({ length: n }, (_, i) => toolCall(`call_${i}`, name)))
+
+  it('shares syncs among its calls: their tool/call entries together, their results together', async () => {
+    const dir = await tempDir('rein-group-batch-')
+    const proto = await fileHandleProto(dir)
+    const ctx = await kernelContext()
+    ctx.tools.register(defineTool({ name: 'noop', description: 'does nothing', parameters: { type: 'object' }, isConcurrencySafe: () => true, execute: async () => 'ok' }))
+    const path = join(dir, 'session.jsonl')
+    const session = jsonlSession(path)
+    const syncs = vi.spyOn(proto, 'datasync')
+    const outcome = await createAgent(ctx, { provider: scripted([calls(40, 'noop'), textMessage('done')]), session, maxParallelToolCalls: 40 }).run('go')
+    await session.close?.()
+    expect(outcome.kind, (outcome as { error?: Error }).error?.message).toBe('completed')
+    const { entries } = await readSession(path)
+    expect(entries.filter((e) => e.type === 'tool/result')).toHaveLength(40)
+    // One sync per result (and more) when each result waits for the one before it to be acknowledged.
+    expect(syncs.mock.calls.length).toBeLessThanOrEqual(8)
+  })
+
+  it('still has each call\'s own tool/call on disk before its body runs, at a cap smaller than the batch', async () => {
+    const dir = await tempDir('rein-group-durable-')
+    const path = join(dir, 'session.jsonl')
+    const ctx = await kernelContext()
+    const seen: boolean[] = []
+    ctx.tools.register(defineTool({
+      name: 'peek', description: 'reads the session file', parameters: { type: 'object' }, isConcurrencySafe: () => true,
+      execute: async (_args, exec) => {
+        const lines = readFileSync(path, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l))
+        seen.push(lines.some((e) => e.type === 'tool/call' && e.call.id === exec.id))
+        return 'ok'
+      },
+    }))
+    const session = jsonlSession(path)
+    const outcome = await createAgent(ctx, { provider: scripted([calls(12, 'peek'), textMessage('done')]), session, maxParallelToolCalls: 3 }).run('go')
+    await session.close?.()
+    expect(outcome.kind, (outcome as { error?: Error }).error?.message).toBe('completed')
+    expect(seen).toEqual(Array(12).fill(true))
+  })
+})
