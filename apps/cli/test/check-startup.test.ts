@@ -23,6 +23,8 @@ describe('rein check with a plugin that never finishes starting', () => {
   it('fails closed after startupTimeoutMs, naming each plugin, what it waited for and how to allow longer', async () => {
     requireBuild()
     const dir = await project({
+      // An ES module project, as `rein init` makes: top-level await is ESM only.
+      'package.json': '{ "type": "module" }\n',
       'rein.yaml': 'startupTimeoutMs: 3000\nplugins:\n  - use: ./never-loads.ts\n  - use: ./never-applies.mjs\n',
       'never-loads.ts': NEVER_LOADS,
       'never-applies.mjs': NEVER_APPLIES,
