@@ -6,6 +6,7 @@
  * to every string of a JSON-like value, keys included, copying only what changed.
  */
 import { knownMatcher, replaceKnown } from './known.js'
+import { mapParts } from './map-parts.js'
 import { BUILT_IN_PATTERNS, MAY_MATCH_BUILT_IN, replacePatterns, userPattern, type SecretPattern } from './patterns.js'
 
 /** Takes every secret out of a text. */
@@ -49,29 +50,5 @@ export function redactValue<T>(value: T, redact: Redactor): T {
 function walk(value: unknown, redact: Redactor): unknown {
   if (typeof value === 'string') return redact(value)
   if (typeof value !== 'object' || value === null) return value
-  if (Array.isArray(value)) {
-    let out: unknown[] | undefined
-    for (let i = 0; i < value.length; i++) {
-      const item: unknown = value[i]
-      const mapped = walk(item, redact)
-      if (out === undefined && mapped !== item) out = value.slice(0, i)
-      out?.push(mapped)
-    }
-    return out ?? value
-  }
-  const record = value as Record<string, unknown>
-  const names = Object.keys(record)
-  for (let i = 0; i < names.length; i++) {
-    const name = names[i]!
-    const newName = redact(name)
-    const mapped = walk(record[name], redact)
-    if (newName === name && mapped === record[name]) continue
-    // The first change: the parts before it are kept, the rest redacted (fromEntries defines
-    // every key as data, so even a "__proto__" key stays a key).
-    const entries: [string, unknown][] = names.slice(0, i).map((kept) => [kept, record[kept]])
-    entries.push([newName, mapped])
-    for (const rest of names.slice(i + 1)) entries.push([redact(rest), walk(record[rest], redact)])
-    return Object.fromEntries(entries)
-  }
-  return value
+  return mapParts(value, (part) => walk(part, redact), redact)
 }

@@ -5,7 +5,7 @@
  * the arguments, keys included) is redacted and, when long, cut; its sizes are of the originals.
  */
 import { codeOf, type Json, type PreToolDecision, type ToolExec, type ToolExecutionResult } from '@rein/kernel'
-import { mapParts } from './map-parts.js'
+import { mapParts } from '@rein/redact'
 
 /** One line of the audit file. Absent fields are left out of the JSON. */
 export interface AuditRecord {

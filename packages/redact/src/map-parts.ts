@@ -1,7 +1,8 @@
 /**
- * `mapParts(value, f)`: an array or object with `f` applied to each item (to each key too, when
- * `key` is given). Copy on write: when every answer is the part it was given, `value` itself is
- * returned, so an audit line of arguments with nothing to redact or cut allocates nothing.
+ * `mapParts(value, f)`: the items of an array, or the keys and values of an object, with `f`
+ * applied to each value (and `key` to each key, when given): what `redactValue` and the audit
+ * log's cuts walk with. Copy on write: when every answer is the part it was given, `value`
+ * itself is returned, so a value with nothing to change allocates nothing.
  */
 export function mapParts(value: object, f: (part: unknown) => unknown, key?: (name: string) => string): object {
   if (Array.isArray(value)) {
