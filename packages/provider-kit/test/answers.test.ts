@@ -6,26 +6,14 @@
  */
 import type { AssistantMessage } from '@rein/kernel'
 import { describe, expect, it } from 'vitest'
-import { answers, type Assembler, type Wire } from '../src/answers.js'
+import { answers, type Wire } from '../src/answers.js'
 import { PROVIDER_ABORTED, PROVIDER_BAD_RESPONSE } from '../src/codes.js'
 import type { HttpDeps } from '../src/http.js'
 import { MAX_BODY_BYTES, MAX_SSE_EVENT_SIZE } from '../src/limits.js'
 import { transientStatus } from '../src/retry.js'
 import { createRedactor } from '../src/secrets.js'
-import type { SSEEvent } from '../src/sse.js'
+import { ToyAssembler } from './toy-assembler.js'
 
-/** A toy wire: each SSE event's data is a piece of text, `end` ends the answer; a whole answer is `{ "text": ... }`. */
-class ToyAssembler implements Assembler<AssistantMessage> {
-  text = ''
-  isDone = false
-  push({ data }: SSEEvent): string {
-    if (data === 'end') { this.isDone = true; return '' }
-    this.text += data
-    return data
-  }
-
-  finish(): AssistantMessage { return { role: 'assistant', content: this.text } }
-}
 
 const site = { baseURL: 'http://toy', model: 'm', redact: createRedactor([]) }
 const bodies: unknown[] = []

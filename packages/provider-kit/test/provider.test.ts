@@ -6,29 +6,16 @@
 import type { AssistantMessage } from '@rein/kernel'
 import { fixtureServers, type FixtureReply } from '@rein/testing'
 import { afterEach, describe, expect, it } from 'vitest'
-import type { Assembler } from '../src/answers.js'
 import { ProviderBadRequestError, type ProviderError } from '../src/errors.js'
 import type { HttpFailure } from '../src/http.js'
 import { wireProvider, type WireConfig, type WireFormat } from '../src/provider.js'
 import { createRedactor } from '../src/secrets.js'
 import { failWith, type RequestSite } from '../src/site.js'
-import type { SSEEvent } from '../src/sse.js'
+import { ToyAssembler } from './toy-assembler.js'
 
 const servers = fixtureServers()
 afterEach(() => servers.closeAll())
 
-/** A toy wire: SSE events carry text pieces until `end`; a whole answer is `{ "text": ... }`. */
-class ToyAssembler implements Assembler<AssistantMessage> {
-  text = ''
-  isDone = false
-  push({ data }: SSEEvent): string {
-    if (data === 'end') { this.isDone = true; return '' }
-    this.text += data
-    return data
-  }
-
-  finish(): AssistantMessage { return { role: 'assistant', content: this.text } }
-}
 
 interface ToyConfig extends WireConfig { url: string, key: string }
 interface ToySite extends RequestSite { kind: 'toy' }
