@@ -141,6 +141,14 @@ describe('permissions on a real kernel', () => {
     expect(await run('edit_file', { path: '.env' })).toBe('ok') // Read rules are about reading
   })
 
+  it('takes ./x relative to the process working directory when no cwd is given', async () => {
+    const h = await harness(TOOLS)
+    h.ctx.plugin(guard, { permissions: { deny: ['Read(./.env)'] } })
+    await h.ctx.start()
+    expect(outcome(await h.call('read_file', { path: `${process.cwd()}/.env` }))).toBe(TOOL_DENIED)
+    expect(outcome(await h.call('read_file', { path: `${CWD}/.env` }))).toBe('ok')
+  })
+
   it('allows by a path rule only inside it, whatever the spelling', async () => {
     const { run } = await guarded({ default: 'deny', permissions: { allow: ['Edit(src/**)'] } })
     expect(await run('edit_file', { path: 'src/a/b.ts' })).toBe('ok')
