@@ -121,6 +121,15 @@ describe('permissions on a real kernel', () => {
     expect(await run('other', {})).toBe(TOOL_DENIED) // neither: the default
   })
 
+  it('remembers an allow-session answer to an entry\'s ask as the exact call', async () => {
+    const asked: string[] = []
+    const h = await harness(TOOLS)
+    h.ctx.plugin(guard.createPermissionGuard({ ask: ({ exec }) => { asked.push(String(exec.arguments.command)); return 'allow-session' } }), { permissions: { ask: ['Bash(git push:*)'] } })
+    await h.ctx.start()
+    for (const command of ['git push o', 'git push o', 'git push o main']) expect(outcome(await h.call('bash', { command }))).toBe('ok')
+    expect(asked).toEqual(['git push o', 'git push o main'])
+  })
+
   it('says which entry denied', async () => {
     const { call } = await guarded({ permissions: { deny: ['Bash(rm:*)'] } })
     expect(messageOf(await call('bash', { command: 'ls; rm x' }))).toBe('tool "bash" is denied by permissions.deny[0] ("Bash(rm:*)")')
