@@ -5,6 +5,7 @@ import { TOOL_DENIED } from '@rein/kernel'
 import { describe, expect, it } from 'vitest'
 import * as guard from '../src/index.js'
 import type { PermissionGuardInput } from '../src/index.js'
+import { CORPUS } from '@rein/shell-reader'
 import { harness, messageOf, outcome } from './helpers.js'
 
 const TOOLS = ['bash', 'Bash', 'read_file', 'edit_file', 'write_file', 'grep', 'list_dir', 'Read', 'WebFetch', 'mcp__srv__do', 'srv__do', 'other__do', 'other']
@@ -182,6 +183,17 @@ describe('permissions on a real kernel', () => {
     expect(view.unconditionalDeny('bash')).toBe('tool "bash" is denied by permissions.deny[0] ("Bash")')
     expect(view.unconditionalDeny('read_file')).toBeUndefined()
     expect(view.unconditionalDeny('other')).toBeDefined()
+  })
+})
+
+describe('permissions over the shell reader\'s corpus', () => {
+  it('denies every spelling of rm under Bash(rm:*) and allows none by Bash(git status) or Bash(npm run test:*)', () => {
+    const deny = guard.compilePolicy(guard.Config({ permissions: { deny: ['Bash(rm:*)'] } }))
+    const allow = guard.compilePolicy(guard.Config({ default: 'deny', permissions: { allow: ['Bash(git status)', 'Bash(npm run test:*)'] } }))
+    for (const { line } of CORPUS) {
+      expect([line, deny('bash', { command: line }).action]).toEqual([line, 'deny'])
+      expect([line, allow('bash', { command: line }).action]).toEqual([line, 'deny'])
+    }
   })
 })
 
