@@ -5,7 +5,7 @@
  * little, a YAML tag that turns a mapping into a Set or a Map, a key that names a prototype.
  * Real rein.yaml files in temp folders, loaded with the standard packages.
  */
-import { join } from 'node:path'
+import { dirname, join } from 'node:path'
 import * as permissionGuard from '@rein/plugin-permission-guard'
 import { describe, expect, it } from 'vitest'
 import { ConfigErrors, createHarness, loadHarness } from '../src/index.js'
@@ -44,12 +44,28 @@ describe('permission-guard config slips fail the load', () => {
   it('a misspelt top-level key: defualt, rule', async () => {
     const defualt = await configFile(guard('defualt: deny', 'rules: [{ tool: read_file, action: allow }]'))
     expect(await refusal(defualt)).toEqual([
-      `${defualt}:4 ${GUARD}: unknown config key "defualt" (did you mean "default"?); valid keys: default, rules`,
+      `${defualt}:4 ${GUARD}: unknown config key "defualt" (did you mean "default"?); valid keys: default, rules, permissions, cwd`,
     ])
     const rule = await configFile(guard('rule:', '  - { tool: rm, action: deny }'))
     expect(await refusal(rule)).toEqual([
-      `${rule}:4 ${GUARD}: unknown config key "rule" (did you mean "rules"?); valid keys: default, rules`,
+      `${rule}:4 ${GUARD}: unknown config key "rule" (did you mean "rules"?); valid keys: default, rules, permissions, cwd`,
     ])
+  })
+
+  it('a misspelt key in permissions, and a cwd taken from the config file folder', async () => {
+    const file = await configFile(guard('permissions: { alow: [Read] }'))
+    expect(await refusal(file)).toEqual([
+      `${file}:4 ${GUARD}: permissions has an unknown key "alow": the keys are "allow", "ask" and "deny", each a list such as ["Bash(git status)"]`,
+    ])
+    const relative = await configFile(guard('cwd: ./sub', "permissions: { deny: ['Read(./.env)'] }"))
+    const harness = await loadHarness(relative, { inspectOnly: true, env: {} })
+    try {
+      const at = (path: string) => harness.ctx.tools.execute({ id: 'c', name: 'read_file', arguments: { path } }).then((r) => r.isError)
+      expect(await at(join(dirname(relative), 'sub', '.env'))).toBe(true)
+      expect(await at(join(dirname(relative), '.env'))).toBe(false)
+    } finally {
+      await harness.dispose()
+    }
   })
 
   it('a misspelt key in a rule: wehn, at its own line', async () => {
@@ -148,7 +164,7 @@ describe('permission-guard config slips fail the load', () => {
     const file = await configFile(['plugins:', "  - use: '@rein/plugin-permission-guard'", '    optional: true', '    config:', '      defualt: deny'])
     const harness = await loadHarness(file, { inspectOnly: true })
     expect(harness.warnings).toEqual([
-      `${file}:5 ${GUARD}: unknown config key "defualt" (did you mean "default"?); valid keys: default, rules; ` +
+      `${file}:5 ${GUARD}: unknown config key "defualt" (did you mean "default"?); valid keys: default, rules, permissions, cwd; ` +
         'this plugin is NOT active; the entry is optional, so the harness runs without it',
     ])
     expect(harness.entries.map((entry) => entry.label)).toEqual(['tools[0] (./tools.mjs)'])

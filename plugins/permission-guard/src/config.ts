@@ -6,6 +6,7 @@
  */
 import { Schema } from 'cordis'
 import { PolicyError } from './matchers.js'
+import type { PermissionsConfig } from './permissions.js'
 import { compilePolicy, type PermissionGuardConfig, type RuleConfig } from './rules.js'
 
 const Action = Schema.union(['allow', 'deny', 'ask'] as const)
@@ -22,12 +23,17 @@ const Rule = Schema.object({
 const Shape = Schema.object({
   default: Action.default('allow').description('The action when no rule matches.'),
   rules: Schema.array(Rule).default([]).description('Evaluated in order; the last matching rule wins.'),
+  // Checked by compilePermissions, which names an unknown key or a bad entry and the fix.
+  permissions: Schema.any().description('Claude Code permission rules: { allow?, ask?, deny? }, lists such as "Bash(npm run test:*)".'),
+  cwd: Schema.string().description('The folder path rules written ./x or x are relative to (default: the process working directory).'),
 })
 
 /** What a user may write: every key is optional, the schema fills in the defaults. */
 export interface PermissionGuardInput {
   default?: PermissionGuardConfig['default']
   rules?: RuleConfig[]
+  permissions?: PermissionsConfig
+  cwd?: string
 }
 
 /** The plugin's config schema (cordis validates it at `ctx.plugin(...)`). */

@@ -16,14 +16,15 @@ export { argumentText, PolicyError, type MatcherConfig } from './matchers.js'
 export { readCommandLine, parseBash, compileGlob, GlobError, type Reading, type ShellCommand } from '@rein/shell-reader'
 export type { Action, RuleConfig, PermissionGuardConfig, Policy, Verdict } from './rules.js'
 export { toolPolicyView, type ToolPolicyView } from './unconditional.js'
+export type { PermissionsConfig } from './permissions.js'
 export { createApproval, type Ask, type ApprovalAnswer, type ApprovalRequest, type ApprovalOptions } from './approval.js'
 
 /**
- * Which config keys hold file paths for rein.yaml's loader: none. A rule's globs are patterns
- * matched against the arguments as the model writes them, so `./.env` must stay `./.env` rather
- * than be made absolute from the config file's folder.
+ * Which config keys hold file paths for rein.yaml's loader: only `cwd` (resolved from the config
+ * file's folder). A rule's globs and permission entries are patterns matched against the
+ * arguments, so `./.env` must stay `./.env` rather than be made absolute from that folder.
  */
-export const configPaths: readonly string[] = []
+export const configPaths: readonly string[] = ['cwd']
 
 /** Applies the guard without an `ask` option: asks go to `ctx.approvalPrompt`, or are denied. */
 export function apply(ctx: Context, config: PermissionGuardConfig) {

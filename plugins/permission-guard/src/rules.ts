@@ -12,6 +12,7 @@ export { PolicyError } from './matchers.js'
 import { argumentWarnings } from './argument-warnings.js'
 import { compileGlobAt, compileMatcher, createShellReader, describeValue, isPlainObject, PolicyError } from './matchers.js'
 import { type Action, type Args, type CompiledRule, type RuleConfig, type ToolRules } from './rule.js'
+import { combine, compilePermissions, type PermissionsConfig } from './permissions.js'
 import { sessionKeys } from './session-keys.js'
 import { decide, mostSevere, verdictOf, type Verdict } from './verdict.js'
 
@@ -22,6 +23,10 @@ export type { Verdict } from './verdict.js'
 export interface PermissionGuardConfig {
   default: Action
   rules: RuleConfig[]
+  /** Claude Code's permission rules, one policy with `rules` (`permissions.ts`). */
+  permissions?: PermissionsConfig
+  /** The folder `./x` and `x` path rules are relative to; `process.cwd()` when absent. */
+  cwd?: string
 }
 
 /** A compiled policy: the verdict for a call, and what a session-long answer to its ask covers. */
@@ -51,9 +56,20 @@ export function compilePolicy(config: PermissionGuardConfig): Policy {
   const fallback = config.default
   const read = createShellReader()
   const toolRules = toolRulesCache(rules)
-  const policy = (name: string, args: Args) => verdictOf(mostSevere(decide(toolRules(name), args, read), fallback), fallback, name)
+  const permissions = compilePermissions(config.permissions, config.cwd ?? process.cwd(), read)
+  const judge = (name: string, args: Args) => {
+    const decisions = decide(toolRules(name), args, read)
+    const rulesVerdict = verdictOf(mostSevere(decisions, fallback), fallback, name)
+    return { decisions, ...combine(rulesVerdict, decisions.some((decision) => decision.rule !== undefined), permissions(name, args)) }
+  }
+  const policy = (name: string, args: Args) => judge(name, args).verdict
   return Object.assign(policy, {
-    sessionKeys: (name: string, args: Args) => sessionKeys(decide(toolRules(name), args, read), fallback, name, args),
+    sessionKeys: (name: string, args: Args) => {
+      const { decisions, verdict, byPermissions } = judge(name, args)
+      // An ask from a permission entry is remembered as the exact call.
+      if (byPermissions) return verdict.action === 'ask' ? [`${name}\u0000permissions:${JSON.stringify(args)}`] : undefined
+      return sessionKeys(decisions, fallback, name, args)
+    },
     argumentWarnings: (name: string, parameters: unknown) => argumentWarnings(toolRules(name), name, parameters),
   })
 }

@@ -11,6 +11,8 @@
  * need not import this plugin): `ctx.toolPolicy.unconditionalDeny(name)`.
  */
 import { compileGlob, type Glob } from '@rein/shell-reader'
+import { createShellReader } from './matchers.js'
+import { compilePermissions } from './permissions.js'
 import { describeRule, type PermissionGuardConfig, type RuleConfig } from './rules.js'
 
 /** What a host may ask a policy about a tool, without arguments. */
@@ -22,8 +24,12 @@ export interface ToolPolicyView {
 /** The view of a validated config (the rule globs compiled once). Pure; never throws for a config that loaded. */
 export function toolPolicyView(config: PermissionGuardConfig): ToolPolicyView {
   const rules: [RuleConfig, Glob][] = config.rules.map((rule) => [rule, compileGlob(rule.tool)])
+  const permissions = compilePermissions(config.permissions, config.cwd ?? process.cwd(), createShellReader(1))
   return {
     unconditionalDeny(name) {
+      // A permissions deny without a specifier is final; any other entry may allow some calls.
+      const denied = permissions.unconditionalDeny(name)
+      if (denied !== undefined) return denied
       for (let index = rules.length - 1; index >= 0; index--) {
         const [rule, glob] = rules[index]
         if (!glob.test(name)) continue
@@ -31,7 +37,7 @@ export function toolPolicyView(config: PermissionGuardConfig): ToolPolicyView {
         if (rule.action !== 'deny') return undefined
         if (!conditional) return rule.reason ?? `tool "${name}" is denied by ${describeRule(rule, index)}`
       }
-      return config.default === 'deny' ? `tool "${name}" is denied: no rule matches it and the default is deny` : undefined
+      return config.default === 'deny' && !permissions.names(name) ? `tool "${name}" is denied: no rule matches it and the default is deny` : undefined
     },
   }
 }
