@@ -119,6 +119,28 @@ describe('rein hook claude-code: PreToolUse', { timeout: 120_000 }, () => {
     expect([run.code, run.stderr.trim()]).toEqual([2, 'repositories are never deleted'])
   })
 
+  it('a policy in Claude Code\'s permissions syntax holds against the spellings that got past Claude Code', async () => {
+    const { dir, pre } = await withPolicy({}, `
+plugins:
+  - use: '@rein/plugin-permission-guard'
+    config:
+      default: deny
+      permissions:
+        allow: ['Bash(git status)', 'Bash(npm run test:*)', 'Read(./src/**)']
+        deny: ['Bash(rm:*)', 'Read(./.env)']
+`)
+    const verdicts: Record<string, number> = {}
+    for (const command of ['git status', 'npm run test -- --watch', 'git status && rm -rf x', 'git status\n/bin/rm x', "'r'm x", 'sh -c "rm x"', 'timeout 5 rm x']) {
+      verdicts[command] = (await pre('Bash', { command })).code
+    }
+    expect(verdicts).toEqual({
+      'git status': 0, 'npm run test -- --watch': 0, 'git status && rm -rf x': 2, 'git status\n/bin/rm x': 2,
+      "'r'm x": 2, 'sh -c "rm x"': 2, 'timeout 5 rm x': 2,
+    })
+    const read = async (path: string) => (await pre('Read', { file_path: `${dir}/${path}` })).code // not join(): it would normalise
+    expect([await read('src/a.ts'), await read('src/../.env'), await read('.env')]).toEqual([0, 2, 2])
+  })
+
   it('an input that does not fit the tool\'s documented schema is refused', async () => {
     const { pre } = await withPolicy()
     const run = await pre('Bash', { cmd: 'git status' })
