@@ -15,6 +15,7 @@ import * as kernel from '@rein/kernel'
 import { missingServicesOf, startupProblemOf, startupProblems, type Provider, type StartupProblem } from '@rein/kernel'
 import type { Agent, SessionStore } from '@rein/agent'
 import { compileOnFirstUse } from './schema-shape.js'
+import { compileSimpleFirst } from './simple-schema.js'
 import { importAgentModule, lazyAgent, type AgentForOptions, type AgentPlan } from './agent.js'
 import type { EntryConfig } from './config.js'
 import { ConfigError, ConfigErrors, formatLocation, LoaderCodes, ValueProblem, type LoaderCode, type Location } from './errors.js'
@@ -168,7 +169,8 @@ async function applyEntries(plans: readonly EntryPlan[], inspectOnly: boolean, d
   try {
     // A harness only inspected (`rein chains`, `rein check`) runs no call: its schemas are
     // checked at register but left for ajv to compile on first use, so ajv is never loaded.
-    ctx.plugin(kernel, inspectOnly ? { compileSchema: compileOnFirstUse } : {})
+    // One that runs loads ajv only for a schema outside the simple subset, or to word a rejection.
+    ctx.plugin(kernel, { compileSchema: inspectOnly ? compileOnFirstUse : compileSimpleFirst })
     await ctx.start()
     const reported = new Set<EffectScope>()
     let late = false

@@ -23,7 +23,7 @@ export const compileOnFirstUse: SchemaCompile = (schema, compile) => {
 }
 
 /** Should ajv still refuse a schema the check vouched for (a gap in it), every value says so. */
-function compileChecked(schema: object, compile: (schema: object) => Validator): Validator {
+export function compileChecked(schema: object, compile: (schema: object) => Validator): Validator {
   try {
     return compile(schema)
   } catch (error) {

@@ -9,12 +9,13 @@
  */
 import { open } from 'node:fs/promises'
 import { dirname, resolve } from 'node:path'
-import { isAlias, isMap, isSeq, LineCounter, parseDocument, type Document, type Node } from 'yaml'
+import type { Document, Node } from 'yaml'
 import { ConfigError, ConfigErrors, LoaderCodes } from './errors.js'
 import { foreignValues } from './plain-data.js'
 import { syntaxErrorPlace, syntaxErrorText } from './syntax-error.js'
 import { formatPath } from './value-path.js'
 import { aliasPastLimit, indexKeys, type KeyIndex } from './yaml-checks.js'
+import { yaml } from './yaml-library.js'
 
 /** A path into the parsed value: map keys and sequence indexes. */
 export type ValuePath = readonly (string | number)[]
@@ -60,6 +61,7 @@ export async function readYaml(path: string, options: { maxBytes?: number } = {}
  * keys, an alias bomb or a value that is not plain data.
  */
 export function parseYaml(file: string, text: string): YamlSource {
+  const { LineCounter, parseDocument } = yaml()
   const lineCounter = new LineCounter()
   const doc = parseDocument(text, { lineCounter, prettyErrors: true, uniqueKeys: false })
   const [first] = doc.errors
@@ -119,6 +121,7 @@ function formatBytes(bytes: number): string {
 }
 
 function findLine(doc: Document, index: KeyIndex, lineAt: (node: unknown, fallback: number) => number, path: ValuePath): number {
+  const { isAlias, isMap, isSeq } = yaml()
   let node: unknown = doc.contents
   let line = lineAt(node, 1)
   for (const key of path) {

@@ -5,7 +5,8 @@
  * bracket was opened, and the first character of the text that is out of place; every other
  * error stays where the parser put it.
  */
-import { isMap, isScalar, isSeq, visit, type Document, type LineCounter, type YAMLError } from 'yaml'
+import type { Document, LineCounter, YAMLError } from 'yaml'
+import { yaml } from './yaml-library.js'
 
 /** A 1-based line and column. */
 export interface SyntaxPlace {
@@ -35,6 +36,7 @@ function openerOf(doc: Document, error: YAMLError): number | undefined {
   const quote = /^Missing closing (["'])quote/.exec(error.message)?.[1]
   const flow = /^Flow (map|sequence)\b.* end with a [}\]]/.exec(error.message)?.[1]
   if (quote === undefined && flow === undefined) return undefined
+  const { isMap, isScalar, isSeq, visit } = yaml()
   const at = error.pos[0]
   let start: number | undefined
   visit(doc, (_key, node) => {

@@ -5,7 +5,8 @@
  * to expand the aliases (its guard against "billion laughs" files), which alias crossed the
  * limit. The key index built on the way also answers `lineOf` without scanning a mapping.
  */
-import { isAlias, isMap, isPair, isScalar, isSeq, type Alias, type Document, type Node, type Pair, type YAMLMap } from 'yaml'
+import type { Alias, Document, Node, Pair, YAMLMap } from 'yaml'
+import { yaml } from './yaml-library.js'
 
 /** Each mapping's pairs by key, the key spelled as it is in the loaded value. */
 export type KeyIndex = WeakMap<YAMLMap, Map<string, Pair>>
@@ -21,6 +22,7 @@ export interface DuplicateKey {
 
 /** Indexes every mapping's keys and lists the repeated ones. Aliases are not followed. */
 export function indexKeys(doc: Document): { index: KeyIndex, duplicates: DuplicateKey[] } {
+  const { isMap, isPair, isSeq } = yaml()
   const index: KeyIndex = new WeakMap()
   const duplicates: DuplicateKey[] = []
   const pending: unknown[] = [doc.contents]
@@ -49,7 +51,7 @@ export function indexKeys(doc: Document): { index: KeyIndex, duplicates: Duplica
 
 /** A scalar key as the loaded object spells it (`null` becomes ''); undefined for a collection key. */
 export function keyText(key: unknown): string | undefined {
-  if (!isScalar(key)) return undefined
+  if (!yaml().isScalar(key)) return undefined
   return key.value === null ? '' : typeof key.value === 'object' ? undefined : String(key.value)
 }
 
@@ -58,6 +60,7 @@ export function keyText(key: unknown): string | undefined {
  * than `limit` values; else the one that expands furthest. Undefined when there is no alias.
  */
 export function aliasPastLimit(doc: Document, limit: number): Alias | undefined {
+  const { isAlias } = yaml()
   const targets = new Map<Alias, Node>()
   const anchors = new Map<string, Node>()
   const aliases: Alias[] = []
@@ -101,6 +104,7 @@ export function aliasPastLimit(doc: Document, limit: number): Alias | undefined 
 
 /** The nodes directly inside `node`, in document order (a pair's key, then its value). */
 function childrenOf(node: unknown): unknown[] {
+  const { isMap, isPair, isSeq } = yaml()
   if (isMap(node)) return node.items.flatMap((pair) => [pair.key, pair.value])
   if (isSeq(node)) return node.items.flatMap((item) => isPair(item) ? [item.key, item.value] : [item])
   return []

@@ -1,0 +1,38 @@
+/**
+ * A harness built in code loads only what its first call needs (the peer bench's `cold.mjs`
+ * measures the time): neither `yaml` (no file is parsed) nor ajv (simple schemas are checked
+ * by `simple-schema.ts` until a value fails). Checks the modules, never the time. The spawned
+ * fixture imports the built packages: run `npx tsc -b` first.
+ */
+import { spawnSync } from 'node:child_process'
+import { existsSync } from 'node:fs'
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { FIXTURES } from './helpers.js'
+
+function coldRun(mode: 'valid' | 'invalid'): { modules: string[], answers: string[] } {
+  if (!existsSync(new URL('../dist/src/index.js', import.meta.url))) throw new Error('packages/loader is not built: run npx tsc -b first')
+  const run = spawnSync(process.execPath, [join(FIXTURES, 'cold-harness.mjs'), mode], { encoding: 'utf8' })
+  expect(run.status, run.stderr).toBe(0)
+  return JSON.parse(run.stdout) as { modules: string[], answers: string[] }
+}
+
+const matching = (modules: readonly string[], pattern: RegExp) => modules.filter((m) => pattern.test(m))
+
+describe('a harness built in code, cold', () => {
+  it('loads neither yaml nor ajv for valid calls', () => {
+    const { modules, answers } = coldRun('valid')
+    expect(answers).toEqual(['ok'])
+    expect(matching(modules, /\/cordis\/|\/schemastery\//)).not.toEqual([]) // the probe sees CommonJS modules
+    expect(matching(modules, /\/(yaml|ajv|ajv-formats)\//)).toEqual([])
+  })
+
+  it('loads ajv for the first invalid call, which gets ajv\'s own lines', () => {
+    const { modules, answers } = coldRun('invalid')
+    expect(answers[0]).toBe('ok')
+    expect(answers[1]).toMatch(/\/path: must be string/)
+    expect(answers[1]).toMatch(/missing required property "line"/)
+    expect(matching(modules, /\/ajv\//)).not.toEqual([])
+    expect(matching(modules, /\/yaml\//)).toEqual([])
+  })
+})
