@@ -2,8 +2,9 @@
  * A session in PostgreSQL, one row per entry. The store opens the session on its first call
  * (see `writer.ts`: a dedicated connection holding the session's writer lock) and numbers
  * entries in the order `append` was called. Appends are grouped: every entry queued while a
- * write is in flight goes out in the next single INSERT, one transaction, and each append
- * resolves only once that transaction has committed (flushed to disk: synchronous_commit on).
+ * write is in flight, or by the promise reactions that ran before the next write started, goes
+ * out in the next single INSERT, one transaction, and each append resolves only once that
+ * transaction has committed (flushed to disk: synchronous_commit on).
  * A batch is stored whole or not at all. After any failure (the server down, the connection
  * lost, a write refused) every append in flight and every later call rejects: nothing is
  * dropped silently and nothing is written after a gap. `close()` waits for the appends in
@@ -74,6 +75,9 @@ export function postgresSession(options: PostgresSessionOptions): PostgresSessio
       return
     }
     while (queue.length > 0) {
+      // Let what the last commit set going (the next calls of a batch, their results) queue up
+      // first, so that one INSERT carries all of it (the agent's `group-commit.ts` says why).
+      await afterMicrotasks()
       const batch = failure ? queue.splice(0) : takeBatch(queue)
       if (failure) {
         for (const p of batch) p.reject(failure)
@@ -139,6 +143,11 @@ export function postgresSession(options: PostgresSessionOptions): PostgresSessio
       await writer?.close()
     },
   }
+}
+
+/** Resolves after the promise reactions queued now, and those they queue, have run. */
+function afterMicrotasks(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve))
 }
 
 /** The session id, or a TypeError naming the rule it breaks (`session-id.ts`). */

@@ -70,6 +70,39 @@ describeWithPostgres('postgresSession', (db) => {
     expect(Math.max(...rows.map((r) => r.n))).toBeLessThanOrEqual(1000)
   })
 
+  it('commits the appends made together, and those their acknowledgements set going, in one transaction each', async () => {
+    const id = newId()
+    const store = postgresSession({ connectionString: db().server.url, id })
+    await store.append({ type: 'turn/end', turn: 1, outcome: 'committed' })
+    const entry = (turn: number) => ({ type: 'turn/end' as const, turn, outcome: 'committed' as const })
+    // 30 appends at once; each, once acknowledged, makes one more a few promise reactions later (as a
+    // call whose tool/call is committed runs through its stages and the next call starts).
+    const first = Array.from({ length: 30 }, (_, i) => store.append(entry(i + 2)))
+    const second = first.map((appended, i) => appended.then(async () => {
+      for (let step = 0; step < i % 6; step++) await Promise.resolve()
+      return store.append(entry(i + 32))
+    }))
+    await Promise.all([...first, ...second])
+    await store.close()
+    const { rows } = await db().admin.query(`SELECT count(*)::int AS n FROM ${TABLE} WHERE session_id = $1 GROUP BY xmin::text ORDER BY min(seq)`, [id])
+    expect(rows.map((r) => r.n)).toEqual([1, 30, 30])
+  })
+
+  it('has a batch of calls share transactions: their tool/call entries together, their results together', async () => {
+    const { ctx } = await withKernel({ name: 'none', apply: () => {} })
+    ctx.tools.register(defineTool({ name: 'noop', description: 'does nothing', parameters: { type: 'object' }, isConcurrencySafe: () => true, execute: async () => 'ok' }))
+    const id = newId()
+    const session = postgresSession({ connectionString: db().server.url, id })
+    const calls = callMessage(Array.from({ length: 40 }, (_, i) => toolCall(`call_${i}`, 'noop')))
+    const outcome = await createAgent(ctx, { provider: scripted([calls]), session, maxParallelToolCalls: 40 }).run('go')
+    await session.close()
+    expect(outcome.kind).toBe('completed')
+    const { rows } = await db().admin.query(`SELECT count(*)::int AS n FROM ${TABLE} WHERE session_id = $1 GROUP BY xmin::text`, [id])
+    expect(rows.reduce((sum, r) => sum + r.n, 0)).toBe(84) // the user message, the calls' message, 40 calls, 40 results, turn/end, the answer
+    // One transaction per result (and more) when each result waits for the one before it.
+    expect(rows.length).toBeLessThanOrEqual(8)
+  })
+
   it('refuses an entry JSON cannot hold, storing nothing and going on', async () => {
     const id = newId()
     const store = postgresSession({ connectionString: db().server.url, id })
