@@ -17,7 +17,7 @@ import { AgentEvents } from './events.js'
 import { askModel } from './model-call.js'
 import { repairSession } from './repair.js'
 import { runBatch } from './scheduler.js'
-import { memorySession, type SessionStore } from './session.js'
+import { memorySession, type NewSessionEntry, type SessionStore } from './session.js'
 import { SessionLog } from './session-log.js'
 import { batchTools, type BatchTools } from './tool-access.js'
 
@@ -191,14 +191,18 @@ async function runLoop(env: LoopEnv, input: string | ContentBlock[] | undefined,
           runId, agent, turn, step, at: Date.now(), model, message: answer, finishReason, usage: answer.usage,
         })
       }
-      await log.append({ type: 'message', turn, message: answer })
+      const asked = log.append({ type: 'message', turn, message: answer })
       const calls = answer.toolCalls ?? []
-      if (calls.length === 0) return end('completed')
-
+      if (calls.length === 0) {
+        await asked
+        return end('completed')
+      }
+      asked.catch(() => {}) // awaited below, after the batch: its calls fail with it meanwhile
       const batch = await runBatch(calls, {
-        tools, events, agent, turn, signal, log, givenIds, session: log.session,
+        tools, events, agent, turn, signal, log: after(asked, log), givenIds, session: log.session,
         maxParallel: settings.maxParallelToolCalls,
       })
+      await asked
       if (batch.kind === 'failed') {
         events.emit('agent/turn-end', { runId, agent, turn, calls: calls.length, outcome: 'failed' })
         return end('error', batch.error)
@@ -216,6 +220,21 @@ async function runLoop(env: LoopEnv, input: string | ContentBlock[] | undefined,
     }
   } catch (error) {
     return end('error', error)
+  }
+}
+
+/**
+ * The log for the calls of a message whose append is `asked`: their `tool/call` entries are
+ * appended at once, without waiting for the message to be durable, so that one write of a
+ * grouping store carries the message and the first calls; the store keeps append order and,
+ * should the message fail, refuses what follows (`SessionStore`). Each append still resolves
+ * only once the message is durable too, so no call runs before the message that asked for it.
+ */
+function after(asked: Promise<unknown>, log: SessionLog): { append(entry: NewSessionEntry): Promise<unknown> } {
+  let first: Promise<unknown> | undefined = asked
+  asked.then(() => { first = undefined }, () => {})
+  return {
+    append: (entry) => first === undefined ? log.append(entry) : Promise.all([first, log.append(entry)]).then((both) => both[1]),
   }
 }
 

@@ -125,6 +125,58 @@ describe('a batch on a JSONL session', () => {
     expect(syncs.mock.calls.length).toBeLessThanOrEqual(8)
   })
 
+  it('writes the message that asked for the calls with their first tool/call entries, and runs no call before it is on disk', async () => {
+    const dir = await tempDir('rein-group-asked-')
+    const proto = await fileHandleProto(dir)
+    const path = join(dir, 'session.jsonl')
+    const ctx = await kernelContext()
+    const seen: string[][] = []
+    ctx.tools.register(defineTool({
+      name: 'peek', description: 'reads the session file', parameters: { type: 'object' }, isConcurrencySafe: () => true,
+      execute: async () => {
+        seen.push(readFileSync(path, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l).type))
+        return 'ok'
+      },
+    }))
+    const session = jsonlSession(path)
+    const writes: string[][] = []
+    const write = proto.write
+    vi.spyOn(proto, 'write').mockImplementation(function (this: unknown, ...args: unknown[]) {
+      writes.push(String(args[0]).split('\n').filter(Boolean).map((l) => JSON.parse(l).type))
+      return write.apply(this, args)
+    })
+    const outcome = await createAgent(ctx, { provider: scripted([calls(4, 'peek'), textMessage('done')]), session, maxParallelToolCalls: 2 }).run('go')
+    await session.close?.()
+    expect(outcome.kind, (outcome as { error?: Error }).error?.message).toBe('completed')
+    expect(writes[1]).toEqual(['message', 'tool/call', 'tool/call'])
+    expect(seen).toHaveLength(4)
+    for (const types of seen) expect(types.slice(0, 3)).toEqual(['message', 'message', 'tool/call'])
+  })
+
+  it('runs none of the calls when the message that asked for them cannot be stored, and ends the run with the reason', async () => {
+    const dir = await tempDir('rein-group-asked-fail-')
+    const proto = await fileHandleProto(dir)
+    const path = join(dir, 'session.jsonl')
+    const ctx = await kernelContext()
+    let ran = 0
+    ctx.tools.register(defineTool({ name: 'noop', description: 'does nothing', parameters: { type: 'object' }, isConcurrencySafe: () => true, execute: async () => { ran++; return 'ok' } }))
+    const session = jsonlSession(path)
+    const real = proto.datasync
+    let syncs = 0
+    vi.spyOn(proto, 'datasync').mockImplementation(function (this: unknown) {
+      // The first sync (the user's message) works; the second, carrying the model's message and the calls, fails.
+      if (++syncs === 2) return Promise.reject(Object.assign(new Error('EIO: i/o error, fdatasync'), { code: 'EIO' }))
+      return real.call(this)
+    })
+    const outcome = await createAgent(ctx, { provider: scripted([calls(3, 'noop'), textMessage('done')]), session, maxParallelToolCalls: 3 }).run('go')
+    await session.close?.()
+    expect(outcome.kind).toBe('error')
+    expect((outcome as { error?: Error }).error?.message).toMatch(/can no longer be written \(EIO: i\/o error, fdatasync\)/)
+    expect(ran).toBe(0)
+    const { entries } = await readSession(path)
+    expect(entries.map((e) => e.type)).toEqual(['message'])
+  })
+
   it('still has each call\'s own tool/call on disk before its body runs, at a cap smaller than the batch', async () => {
     const dir = await tempDir('rein-group-durable-')
     const path = join(dir, 'session.jsonl')
