@@ -198,20 +198,21 @@ async function runLoop(env: LoopEnv, input: string | ContentBlock[] | undefined,
         return end('completed')
       }
       asked.catch(() => {}) // awaited below, after the batch: its calls fail with it meanwhile
+      // The turn's closing entries are appended as soon as the last result's append is issued,
+      // so that they share its write; they are awaited only once the batch is committed.
+      const closing: { entries?: TurnClose } = {}
       const batch = await runBatch(calls, {
         tools, events, agent, turn, signal, log: after(asked, log), givenIds, session: log.session,
         maxParallel: settings.maxParallelToolCalls,
+        close: (results) => { closing.entries = closeTurn(log, turn, results, signal?.aborted === true) },
       })
       await asked
       if (batch.kind === 'failed') {
         events.emit('agent/turn-end', { runId, agent, turn, calls: calls.length, outcome: 'failed' })
         return end('error', batch.error)
       }
-      const contexts: ContentBlock[] = []
-      for (const result of batch.results) if (result.additionalContexts) contexts.push(...result.additionalContexts)
-      if (contexts.length > 0) await log.append({ type: 'message', turn, message: { role: 'user', content: contexts } })
-      const outcome = signal?.aborted ? 'aborted' : 'committed'
-      await log.append({ type: 'turn/end', turn, outcome })
+      const { outcome, written } = closing.entries!
+      await written
       events.emit('agent/turn-end', { runId, agent, turn, calls: calls.length, outcome })
       if (outcome === 'aborted') return end('aborted')
       const stopAt = batch.results.findIndex((result) => result.isError && result.endsRun)
@@ -221,6 +222,29 @@ async function runLoop(env: LoopEnv, input: string | ContentBlock[] | undefined,
   } catch (error) {
     return end('error', error)
   }
+}
+
+/** The closing entries of a turn, as appended: how it ended, and their appends. */
+interface TurnClose {
+  outcome: 'aborted' | 'committed'
+  written: Promise<unknown>
+}
+
+/**
+ * Appends the end of a turn whose calls are all final: the context the results added, as a
+ * user message, then `turn/end`. Not awaited here: a store whose write of a result fails
+ * refuses these too (`SessionStore`), and the agent awaits them only after the results.
+ */
+function closeTurn(log: SessionLog, turn: number, results: readonly ToolExecutionResult[], aborted: boolean): TurnClose {
+  const contexts: ContentBlock[] = []
+  for (const result of results) if (result.additionalContexts) contexts.push(...result.additionalContexts)
+  const outcome = aborted ? 'aborted' : 'committed'
+  const written = Promise.all([
+    contexts.length > 0 ? log.append({ type: 'message', turn, message: { role: 'user', content: contexts } }) : undefined,
+    log.append({ type: 'turn/end', turn, outcome }),
+  ])
+  written.catch(() => {}) // awaited by the agent once the batch is committed
+  return { outcome, written }
 }
 
 /**

@@ -39,6 +39,12 @@ export interface BatchEnv {
   session?: SessionRef
   /** The id the model gave each call renamed for repeating an earlier call's id (`renameRepeatedIds`), by index. */
   givenIds?: ReadonlyMap<number, string>
+  /**
+   * Called once every call is final and every result's append is issued, before the results are
+   * durable: what it appends goes after them, in the same write of a grouping store. Not called
+   * after a scheduler failure.
+   */
+  close?: (results: readonly ToolExecutionResult[]) => void
 }
 
 /** The failure a `DEPENDENCY_FAILED` call passes on: the call whose own failure started it, and its message. */
@@ -92,6 +98,7 @@ class Batch implements SlotOwner {
     try {
       this.guard(() => this.begin())
       await this.finished
+      if (!this.failure && this.env.close) this.guard(() => this.env.close!(this.slots.map((slot) => slot.result!)))
       await this.cursor.drained()
     } finally {
       signal?.removeEventListener('abort', onAbort)

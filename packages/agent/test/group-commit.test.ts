@@ -177,6 +177,34 @@ describe('a batch on a JSONL session', () => {
     expect(entries.map((e) => e.type)).toEqual(['message'])
   })
 
+  it('writes the end of the turn with its last results, and never before them', async () => {
+    const dir = await tempDir('rein-group-end-')
+    const proto = await fileHandleProto(dir)
+    const path = join(dir, 'session.jsonl')
+    const ctx = await kernelContext()
+    ctx.tools.register(defineTool({ name: 'noop', description: 'does nothing', parameters: { type: 'object' }, isConcurrencySafe: () => true, execute: async () => 'ok' }))
+    const writes: string[][] = []
+    const write = proto.write
+    vi.spyOn(proto, 'write').mockImplementation(function (this: unknown, ...args: unknown[]) {
+      writes.push(String(args[0]).split('\n').filter(Boolean).map((l) => JSON.parse(l).type))
+      return write.apply(this, args)
+    })
+    const real = proto.datasync
+    let syncs = 0
+    vi.spyOn(proto, 'datasync').mockImplementation(function (this: unknown) {
+      // The third sync (the results and the end of the turn) fails.
+      if (++syncs === 3) return Promise.reject(Object.assign(new Error('EIO: i/o error, fdatasync'), { code: 'EIO' }))
+      return real.call(this)
+    })
+    const session = jsonlSession(path)
+    const outcome = await createAgent(ctx, { provider: scripted([calls(2, 'noop'), textMessage('done')]), session, maxParallelToolCalls: 2 }).run('go')
+    await session.close?.()
+    expect(writes.slice(0, 3)).toEqual([['message'], ['message', 'tool/call', 'tool/call'], ['tool/result', 'tool/result', 'turn/end']])
+    expect(outcome.kind).toBe('error')
+    const { entries } = await readSession(path)
+    expect(entries.map((e) => e.type)).toEqual(['message', 'message', 'tool/call', 'tool/call'])
+  })
+
   it('still has each call\'s own tool/call on disk before its body runs, at a cap smaller than the batch', async () => {
     const dir = await tempDir('rein-group-durable-')
     const path = join(dir, 'session.jsonl')
