@@ -100,7 +100,11 @@ function keywordCheck(key: string, value: unknown, node: Record<string, unknown>
     case 'items': {
       if (Array.isArray(value)) return undefined
       const item = acceptorOf(value as object, false)
-      return item && onArray((v) => v.every((element) => item(element)))
+      // An index loop, not `every`: ajv reads a hole of a sparse array as `undefined`.
+      return item && onArray((v) => {
+        for (let i = 0; i < v.length; i++) if (!item(v[i])) return false
+        return true
+      })
     }
     case 'properties': return propertiesCheck(value as Record<string, object>)
     case 'required': {

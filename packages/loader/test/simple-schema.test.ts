@@ -143,6 +143,7 @@ describe('acceptorOf', () => {
       [{ type: 'integer' }, Infinity], [{ type: 'number', minimum: 0 }, NaN], [{ type: 'number', maximum: 0 }, -0],
       [{ enum: [0] }, -0], [{ const: null }, null], [{ type: 'object' }, []], [{ type: 'array' }, { length: 0 }],
       [{ type: 'string', pattern: '^\\p{L}+$' }, 'é'], [{ type: 'string', pattern: '^.$' }, '\u{1F600}'],
+      [{ type: 'array', items: { type: 'string' } }, [, 'a']], [{ type: 'array', items: { type: 'string' } }, ['a', 'b']],
     ]
     const accepted = cases.filter(([schema, value]) => agreesWithAjv(schema, value))
     // Some the fast path answers itself (each checked against ajv above); the rest went to ajv.
@@ -151,6 +152,7 @@ describe('acceptorOf', () => {
     expect(acceptorOf({ type: 'object', required: ['constructor'] })!({})).toBe(true)
     expect(acceptorOf({ type: 'object', additionalProperties: false })!(JSON.parse('{"__proto__": 1}'))).toBe(false)
     expect(acceptorOf({ type: 'object', properties: { a: {} }, additionalProperties: false })!(Object.create({ inherited: 1 }))).toBe(false)
+    expect(acceptorOf({ type: 'array', items: { type: 'string' } })!([, 'a'])).toBe(false)
   })
 
   it('never accepts what ajv rejects, for random simple schemas and values', () => {
