@@ -8,7 +8,7 @@ import { DEPTH_PROBLEM, parseArguments, PROTO_KEY_PROBLEM, snapshot, type Snapsh
 import { ArgumentsMark } from './marks.js'
 import type { Exec } from './exec.js'
 import type { Checked } from './standard-schema.js'
-import type { Json, ToolCall } from './types.js'
+import type { Json, ToolCall } from '@rein/types'
 
 /** The arguments of a call that has none the kernel can use. */
 export const EMPTY_ARGS: Readonly<Record<string, unknown>> = Object.freeze({})

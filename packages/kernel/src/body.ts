@@ -9,7 +9,7 @@ import { snapshot } from './json.js'
 import type { RegisteredTool } from './registry.js'
 import { messageOf, stringProperty } from './hostile.js'
 import { contentOf, failure, trusted } from './results.js'
-import type { ToolExec, ToolExecutionResult } from './types.js'
+import type { ToolExec, ToolExecutionResult } from '@rein/types'
 
 /** Runs `tool`'s body for `exec` (with the signal currently on `exec`). */
 export async function runBody(tool: RegisteredTool, exec: ToolExec): Promise<ToolExecutionResult> {

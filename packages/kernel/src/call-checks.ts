@@ -5,7 +5,7 @@
  */
 import { CALL, makeExec, type Exec } from './exec.js'
 import { messageOf, readSafely } from './hostile.js'
-import type { ExecuteOptions, ToolCall } from './types.js'
+import type { ExecuteOptions, ToolCall } from '@rein/types'
 
 /** The options of a call refused for its options: none at all. */
 export const NO_OPTIONS: ExecuteOptions = Object.freeze({})

@@ -4,7 +4,7 @@
  * output size) is deployment policy that lives in plugins.
  */
 import type { StandardSchema } from './standard-schema.js'
-import type { ContentBlock, Json, ToolExec } from './types.js'
+import type { ContentBlock, Json, ToolExec } from '@rein/types'
 
 /** A JSON Schema object (ajv draft-07 by default, 2020-12 when `$schema` says so). */
 export type JsonSchema = Record<string, unknown>

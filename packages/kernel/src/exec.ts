@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto'
 import { readSafely } from './hostile.js'
 import type { RegisteredTool } from './registry.js'
-import type { ExecuteOptions, Json, SessionRef, PreToolDecision, ProgressInfo, StageCallbacks, ToolCall, ToolExec, ToolExecutionResult } from './types.js'
+import type { ExecuteOptions, Json, SessionRef, PreToolDecision, ProgressInfo, StageCallbacks, ToolCall, ToolExec, ToolExecutionResult } from '@rein/types'
 
 /** What the kernel knows about one call while it runs; shared by every view of its exec. */
 export interface CallRecord {

@@ -18,8 +18,12 @@ export function apply(ctx: Context, config?: KernelConfig) {
 
 export { Config, DEFAULT_ABANDON_AFTER_MS, type KernelConfig } from './config.js'
 export * from './codes.js'
-export * from './types.js'
-export * from './model.js'
+// The data of a call and the Provider vocabulary live in the types-only `@rein/types`.
+export type {
+  Json, ContentBlock, ToolCall, ToolError, ToolSuccess, ToolFailure, ToolExecutionResult, PreToolDecision, PostToolDecision,
+  ProgressInfo, ToolExec, SessionRef, SessionState, ExecuteOptions, StageCallbacks, ExecutionMode,
+  ToolSpec, SystemMessage, UserMessage, AssistantMessage, ToolMessage, Message, GenerateRequest, StreamEvent, Provider,
+} from '@rein/types'
 export type { PreExecuteHandler, ExecuteHandler, PostExecuteHandler, ResultObserver, HandOffHandler, OnionHooks, HookName, Stage } from './hooks.js'
 export { HOOKS, type HookRule } from './hooks.js'
 export { defineTool, renderValue, type ToolDefinition, type JsonSchema } from './define-tool.js'

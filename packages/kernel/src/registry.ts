@@ -5,7 +5,7 @@
  * change and holds exactly what the model is shown: never `timeoutMs` or `idempotent`.
  */
 import type { ToolDefinition } from './define-tool.js'
-import type { ToolSpec } from './model.js'
+import type { ToolSpec } from '@rein/types'
 import { capLines, SchemaCompiler, type SchemaCompile } from './schema.js'
 import { checkStandard, isStandardSchema, jsonSchemaOf, type Checked } from './standard-schema.js'
 

@@ -10,7 +10,6 @@ import { interceptListeners, pluginName, untraced } from './cordis-internals.js'
 import type { ChainEntry } from './compose.js'
 import type { ToolDefinition } from './define-tool.js'
 import type { HandOffHandler, HookName, OnionHooks, ResultObserver } from './hooks.js'
-import type { ToolSpec } from './model.js'
 import { parseArguments } from './json.js'
 import type { ApprovalPrompt, ApprovalService } from './approval.js'
 import { Pipeline, type Guard } from './pipeline.js'
@@ -18,7 +17,7 @@ import { decide, observe, type Decision, type ObserveOptions } from './decide.js
 import { ToolRegistry, type RegisteredTool } from './registry.js'
 import { DEFAULT_ABANDON_AFTER_MS, type KernelConfig } from './config.js'
 import { startupProblems, watchStartup, type StartupProblem } from './startup.js'
-import type { ExecuteOptions, ExecutionMode, ToolCall, ToolExecutionResult } from './types.js'
+import type { ExecuteOptions, ExecutionMode, ToolCall, ToolExecutionResult, ToolSpec } from '@rein/types'
 
 declare module 'cordis' {
   interface Context {
