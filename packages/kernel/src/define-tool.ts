@@ -3,7 +3,7 @@
  * `exec.signal` to its I/O; everything else (timeouts, retries, permissions, caching,
  * output size) is deployment policy that lives in plugins.
  */
-import type { StandardSchema } from './standard-schema.js'
+import type { StandardSchema } from '@rein/schema'
 import type { ContentBlock, Json, ToolExec } from '@rein/types'
 
 /** A JSON Schema object (ajv draft-07 by default, 2020-12 when `$schema` says so). */

@@ -6,11 +6,7 @@
  */
 import type { ToolDefinition } from './define-tool.js'
 import type { ToolSpec } from '@rein/types'
-import { capLines, SchemaCompiler, type SchemaCompile } from './schema.js'
-import { checkStandard, isStandardSchema, jsonSchemaOf, type Checked } from './standard-schema.js'
-
-/** Checks a value against a tool's schema: a Standard Schema's answer carries its output `value`, which the tool then receives. */
-export type Check = (value: unknown) => Checked | Promise<Checked>
+import { checkOf, isStandardSchema, jsonSchemaOf, SchemaCompiler, type Check, type SchemaCompile } from '@rein/schema'
 
 /** A registered tool: its definition, the JSON Schema the model is shown, its checks, and who registered it. */
 export interface RegisteredTool {
@@ -21,8 +17,6 @@ export interface RegisteredTool {
   readonly checkOutput?: Check
   readonly plugin: string
 }
-
-const VALID: Checked = Object.freeze({ ok: true }) as Checked
 
 const NAME = /^[A-Za-z0-9_-]{1,64}$/
 
@@ -89,9 +83,9 @@ export class ToolRegistry {
       throw new ToolDefinitionError(`${label}: timeoutMs must be a positive number of milliseconds`)
     }
     const params = this.parametersOf(d.parameters, label)
-    const checkArgs = this.checkOf('parameters', d.parameters, params, label)
+    const checkArgs = this.checkOf('parameters', d.parameters, label)
     const outputSchema = d.output?.schema
-    const checkOutput = outputSchema === undefined ? undefined : this.checkOf('output.schema', outputSchema, outputSchema, label)
+    const checkOutput = outputSchema === undefined ? undefined : this.checkOf('output.schema', outputSchema, label)
     return { definition: definition as ToolDefinition, parameters: params, checkArgs, checkOutput, plugin }
   }
 
@@ -113,17 +107,11 @@ export class ToolRegistry {
   }
 
   /** The check of one schema: the Standard Schema's own validation, or ajv's validator. */
-  private checkOf(what: string, schema: unknown, json: object, label: string): Check {
-    if (isStandardSchema(schema)) return (value) => checkStandard(schema, value, capLines)
-    let validate: (value: unknown) => string[] | undefined
+  private checkOf(what: string, schema: unknown, label: string): Check {
     try {
-      validate = this.compiler.prepare(json)
+      return checkOf(schema, this.compiler)
     } catch (error) {
       throw new ToolDefinitionError(`${label}: ${what} is not a valid JSON Schema: ${(error as Error).message}`)
-    }
-    return (value) => {
-      const lines = validate(value)
-      return lines ? { ok: false, lines } : VALID
     }
   }
 }
