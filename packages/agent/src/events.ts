@@ -13,7 +13,7 @@ import type {
   AgentEventMap, CallEndEvent, CallStartEvent, ModelRequestEvent, ModelResponseEvent, RunEndEvent, RunEventName, RunObserver,
   RunStartEvent, TextDeltaEvent, TurnEndEvent,
 } from '@rein/types'
-import { eventBus, type EventBus } from './event-bus.js'
+import { eventBus, type EventBus } from '@rein/cordis-internals'
 
 // The event types live in `@rein/types` (a plugin reads them without importing the agent);
 // exported from here with the cordis declarations below, which type `ctx.on('agent/...')`.

@@ -6,7 +6,7 @@
  */
 import { Context, Service } from 'cordis'
 import { Chains } from './chains.js'
-import { interceptListeners, pluginName, untraced } from './cordis-internals.js'
+import { interceptListeners, pluginName, untraced } from '@rein/cordis-internals'
 import type { ChainEntry } from './compose.js'
 import type { ToolDefinition } from './define-tool.js'
 import type { HandOffHandler, HookName, OnionHooks, ResultObserver } from './hooks.js'
