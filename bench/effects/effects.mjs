@@ -1,0 +1,113 @@
+// The effect-count benchmark (issue 22, DESIGN.md §7.3), from the repository root after
+// `npx tsc -b`: `node bench/effects/effects.mjs [--seed N] [--kills 20]` (also run by `pnpm bench`).
+//
+// One workload, four rows, in one run: a scripted model asks 100 tool calls, one per step, and
+// each call's body appends one line to a ledger file (synced) — the side effect. Each row's
+// process is SIGKILLed at the same 20 seeded points (lib/plan.mjs) and started again after
+// each kill; a last life runs to the end. What survives a kill is each framework's own:
+//   rein            a JSONL session file; the next life continues it (`agent.run()`), with and
+//                   without a `reconcile` on the tool;
+//   LangGraph       its PostgreSQL checkpointer (a throwaway server from the Debian binaries);
+//                   the next life resumes the thread from its last checkpoint;
+//   AI SDK          nothing; the next life starts the task again.
+// It prints, per row: kills, the calls the model asked (distinct items), the effects in the
+// ledger, duplicates (an item's effect twice or more), the unknowns rein reported (whether
+// the effect is in the ledger), and losses (an asked item with no effect that nobody reported).
+// rein's targets are checked: 0 duplicates and 0 losses, with reconcile 0 unknowns too.
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { dirname, join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { PostgresSaver } from '@langchain/langgraph-checkpoint-postgres'
+import { startPostgres, whyNoPostgres } from '@rein/testing'
+import { countRow } from './lib/count.mjs'
+import { spawnLife } from './lib/life.mjs'
+import { killPlan } from './lib/plan.mjs'
+import { reconcileSupported } from './lib/reconcile-probe.mjs'
+import { CALLS, filesOf } from './lib/workload.mjs'
+
+const here = dirname(fileURLToPath(import.meta.url))
+const option = (name, fallback) => {
+  const at = process.argv.indexOf(name)
+  if (at === -1) return fallback
+  const value = Number(process.argv[at + 1])
+  if (!Number.isInteger(value) || value < 0) throw new Error(`${name} takes a whole number >= 0 (got "${process.argv[at + 1]}")`)
+  return value
+}
+const seed = option('--seed', Math.floor(Math.random() * 2 ** 31))
+const kills = option('--kills', 20)
+const plan = killPlan(seed, kills)
+const versionOf = (name) => JSON.parse(readFileSync(join(here, 'node_modules', name, 'package.json'), 'utf8')).version
+
+console.log(`effect count: ${CALLS} tool calls, one ledger line each, SIGKILL at ${kills} seeded points then a last life to the end`)
+console.log(`  seed ${seed} (repeat with: node bench/effects/effects.mjs --seed ${seed})`)
+console.log(`  kill points (after the n-th body of a life + ms): ${plan.map((p) => `${p.after}+${p.delayMs}`).join(' ')}`)
+
+const root = mkdtempSync(join(tmpdir(), 'rein-bench-effects-'))
+const postgresMissing = whyNoPostgres()
+const postgres = postgresMissing ? undefined : await startPostgres()
+const rows = []
+try {
+  const hasReconcile = await reconcileSupported()
+  if (postgres) {
+    const saver = PostgresSaver.fromConnString(postgres.url)
+    await saver.setup()
+    await saver.end()
+  }
+  const subjects = [
+    { name: 'rein, JSONL session, reconcile', script: 'rein.mjs', extra: ['--reconcile'], rein: true, reconcile: true, skip: hasReconcile ? undefined : 'not available in this build (defineTool ignores reconcile)' },
+    { name: 'rein, JSONL session, no reconcile', script: 'rein.mjs', extra: [], rein: true },
+    { name: `LangGraph ${versionOf('@langchain/langgraph')}, PostgresSaver (sync)`, script: 'langgraph.mjs', extra: postgres ? [postgres.url] : [], skip: postgresMissing },
+    { name: `AI SDK ${versionOf('ai')} generateText, no store`, script: 'ai-sdk.mjs', extra: [] },
+  ]
+  for (const subject of subjects) {
+    if (subject.skip) {
+      rows.push({ subject, skipped: subject.skip })
+      continue
+    }
+    const dir = mkdtempSync(join(root, `${subject.script.replace('.mjs', '')}-`))
+    const args = [join(here, 'subjects', subject.script), dir, ...subject.extra]
+    const started = performance.now()
+    let killed = 0
+    let life = spawnLife(args)
+    for (const point of [...plan, undefined]) {
+      const next = spawnLife(args)
+      const { killed: wasKilled } = await life.run(point)
+      life = next
+      if (!wasKilled) break
+      killed++
+    }
+    await life.discard()
+    rows.push({ subject, killed, seconds: (performance.now() - started) / 1000, ...(await countRow(filesOf(dir))) })
+  }
+} finally {
+  await postgres?.close()
+  rmSync(root, { recursive: true, force: true })
+}
+
+const cells = (row) => {
+  const unknown = row.unknown ? `${row.unknown.total} (${row.unknown.done} done, ${row.unknown.notDone} not)` : 'none kept'
+  const reconciled = row.subject.reconcile ? `${row.reconciled} ran, ${row.rerun} re-run` : '-'
+  return [row.subject.name, row.killed, row.asked, row.effects, row.duplicates, row.losses, unknown, reconciled, row.seconds.toFixed(1)]
+}
+const header = ['subject', 'kills', 'calls asked', 'effects in ledger', 'duplicates', 'losses', 'unknown reported', 'reconciled', 's']
+const table = [header, ...rows.filter((row) => !row.skipped).map(cells)]
+const widths = header.map((_, i) => Math.max(...table.map((r) => String(r[i]).length)))
+for (const r of table) console.log(`  ${r.map((c, i) => (i === 0 ? String(c).padEnd(widths[i]) : String(c).padStart(widths[i]))).join('  ')}`)
+for (const row of rows.filter((r) => r.skipped)) console.log(`  ${row.subject.name}: ${row.skipped}`)
+console.log(`  (duplicates: an item's effect beyond its first; losses: an item asked whose effect is missing and that nobody reported; 'not' in unknown: rein said it may not have run, and it had not)`)
+
+// rein's targets (issue 22): with reconcile no duplicate, no loss, nothing left unknown;
+// without it no duplicate and every missing effect reported.
+const misses = []
+for (const row of rows.filter((r) => r.subject.rein && !r.skipped)) {
+  if (row.duplicates > 0) misses.push(`${row.subject.name}: ${row.duplicates} duplicates`)
+  if (row.losses > 0) misses.push(`${row.subject.name}: ${row.losses} losses`)
+  if (row.subject.reconcile && row.unknown.total > 0) misses.push(`${row.subject.name}: ${row.unknown.total} left unknown`)
+  if (row.distinctEffects + row.unknown.notDone !== CALLS) misses.push(`${row.subject.name}: ${row.distinctEffects} items done and ${row.unknown.notDone} reported not done, of ${CALLS}`)
+}
+if (misses.length) {
+  console.log(`  rein missed its targets: ${misses.join('; ')}`)
+  process.exit(1)
+}
+console.log('  rein met its targets: 0 duplicates, 0 losses' + (rows[0].skipped ? '' : ', and with reconcile nothing left unknown'))
