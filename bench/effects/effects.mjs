@@ -15,13 +15,13 @@
 // the effect is in the ledger), and losses (an asked item with no effect that nobody reported).
 // rein's targets are checked: 0 duplicates and 0 losses, with reconcile 0 unknowns too.
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { loadavg, tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { PostgresSaver } from '@langchain/langgraph-checkpoint-postgres'
 import { startPostgres, whyNoPostgres } from '@rein/testing'
 import { countRow } from './lib/count.mjs'
-import { spawnLife } from './lib/life.mjs'
+import { runLife } from './lib/life.mjs'
 import { killPlan } from './lib/plan.mjs'
 import { reconcileSupported } from './lib/reconcile-probe.mjs'
 import { CALLS, filesOf } from './lib/workload.mjs'
@@ -47,6 +47,7 @@ const root = mkdtempSync(join(tmpdir(), 'rein-bench-effects-'))
 const postgresMissing = whyNoPostgres()
 const postgres = postgresMissing ? undefined : await startPostgres()
 const rows = []
+let wall = 0
 try {
   const hasReconcile = await reconcileSupported()
   if (postgres) {
@@ -60,26 +61,22 @@ try {
     { name: `LangGraph ${versionOf('@langchain/langgraph')}, PostgresSaver (sync)`, script: 'langgraph.mjs', extra: postgres ? [postgres.url] : [], skip: postgresMissing },
     { name: `AI SDK ${versionOf('ai')} generateText, no store`, script: 'ai-sdk.mjs', extra: [] },
   ]
-  for (const subject of subjects) {
-    if (subject.skip) {
-      rows.push({ subject, skipped: subject.skip })
-      continue
-    }
+  // The rows run side by side (each a chain of lives; they share nothing but the machine), so
+  // the whole run takes about as long as its slowest row.
+  const started = performance.now()
+  rows.push(...await Promise.all(subjects.map(async (subject) => {
+    if (subject.skip) return { subject, skipped: subject.skip }
     const dir = mkdtempSync(join(root, `${subject.script.replace('.mjs', '')}-`))
     const args = [join(here, 'subjects', subject.script), dir, ...subject.extra]
-    const started = performance.now()
     let killed = 0
-    let life = spawnLife(args)
     for (const point of [...plan, undefined]) {
-      const next = spawnLife(args)
-      const { killed: wasKilled } = await life.run(point)
-      life = next
-      if (!wasKilled) break
+      const life = await runLife(args, point)
+      if (!life.killed) break
       killed++
     }
-    await life.discard()
-    rows.push({ subject, killed, seconds: (performance.now() - started) / 1000, ...(await countRow(filesOf(dir))) })
-  }
+    return { subject, killed, ...(await countRow(filesOf(dir))) }
+  })))
+  wall = (performance.now() - started) / 1000
 } finally {
   await postgres?.close()
   rmSync(root, { recursive: true, force: true })
@@ -88,13 +85,14 @@ try {
 const cells = (row) => {
   const unknown = row.unknown ? `${row.unknown.total} (${row.unknown.done} done, ${row.unknown.notDone} not)` : 'none kept'
   const reconciled = row.subject.reconcile ? `${row.reconciled} ran, ${row.rerun} re-run` : '-'
-  return [row.subject.name, row.killed, row.asked, row.effects, row.duplicates, row.losses, unknown, reconciled, row.seconds.toFixed(1)]
+  return [row.subject.name, row.killed, row.asked, row.effects, row.duplicates, row.losses, unknown, reconciled]
 }
-const header = ['subject', 'kills', 'calls asked', 'effects in ledger', 'duplicates', 'losses', 'unknown reported', 'reconciled', 's']
+const header = ['subject', 'kills', 'calls asked', 'effects in ledger', 'duplicates', 'losses', 'unknown reported', 'reconciled']
 const table = [header, ...rows.filter((row) => !row.skipped).map(cells)]
 const widths = header.map((_, i) => Math.max(...table.map((r) => String(r[i]).length)))
 for (const r of table) console.log(`  ${r.map((c, i) => (i === 0 ? String(c).padEnd(widths[i]) : String(c).padStart(widths[i]))).join('  ')}`)
 for (const row of rows.filter((r) => r.skipped)) console.log(`  ${row.subject.name}: ${row.skipped}`)
+console.log(`  ${wall.toFixed(0)} s, the four rows side by side; load average ${loadavg().map((n) => n.toFixed(1)).join(' ')}`)
 console.log(`  (duplicates: an item's effect beyond its first; losses: an item asked whose effect is missing and that nobody reported; 'not' in unknown: rein said it may not have run, and it had not)`)
 
 // rein's targets (issue 22): with reconcile no duplicate, no loss, nothing left unknown;

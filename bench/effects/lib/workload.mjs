@@ -61,20 +61,6 @@ export function readLedger(files) {
   return readFileSync(files.ledger, 'utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line))
 }
 
-/**
- * Tells the parent this life has loaded its modules and waits for its turn (`go` on stdin);
- * exits at once, having opened nothing, when stdin closes without it.
- */
-export async function loaded() {
-  process.stdout.write('loaded\n')
-  let input = ''
-  for await (const chunk of process.stdin) {
-    input += chunk
-    if (input.includes('go\n')) return
-  }
-  process.exit(0)
-}
-
 /** Tells the parent this life is about to start (or resume) its run. */
 export function ready() {
   process.stdout.write('ready\n')

@@ -4,7 +4,7 @@
 import { generateText, tool, stepCountIs } from 'ai'
 import { MockLanguageModelV3 } from 'ai/test'
 import { z } from 'zod'
-import { appendEffect, CALLS, done, filesOf, loaded, nextCall, ready, recordAsk } from '../lib/workload.mjs'
+import { appendEffect, CALLS, done, filesOf, nextCall, ready, recordAsk } from '../lib/workload.mjs'
 
 const [dir] = process.argv.slice(2)
 const files = filesOf(dir)
@@ -29,7 +29,6 @@ const append = tool({
   execute: async ({ item }, { toolCallId }) => appendEffect(files, { item, call: toolCallId }),
 })
 
-await loaded()
 ready()
 const { text } = await generateText({ model, tools: { append }, prompt: 'Append items 1 to 100 to the ledger, one call each.', stopWhen: stepCountIs(2 * CALLS) })
 done({ kind: text === 'done' ? 'completed' : 'incomplete' })

@@ -10,7 +10,7 @@ import { PostgresSaver } from '@langchain/langgraph-checkpoint-postgres'
 import { tool } from '@langchain/core/tools'
 import { AIMessage, HumanMessage, ToolMessage } from '@langchain/core/messages'
 import { z } from 'zod'
-import { appendEffect, done, filesOf, loaded, nextCall, ready, recordAsk } from '../lib/workload.mjs'
+import { appendEffect, done, filesOf, nextCall, ready, recordAsk } from '../lib/workload.mjs'
 
 const [dir, url] = process.argv.slice(2)
 const files = filesOf(dir)
@@ -33,7 +33,6 @@ const graph = new StateGraph(MessagesAnnotation)
   .addConditionalEdges('model', toolsCondition, ['tools', END])
   .addEdge('tools', 'model')
 
-await loaded()
 const checkpointer = PostgresSaver.fromConnString(url)
 const app = graph.compile({ checkpointer })
 const config = { configurable: { thread_id: 'effects' }, recursionLimit: 10_000, durability: 'sync' }

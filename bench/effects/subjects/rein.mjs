@@ -6,7 +6,7 @@ import { appendFileSync, existsSync } from 'node:fs'
 import { Context } from 'cordis'
 import * as kernel from '@rein/kernel'
 import { createAgent, jsonlSession } from '@rein/agent'
-import { appendEffect, done, filesOf, loaded, nextCall, readLedger, ready, recordAsk } from '../lib/workload.mjs'
+import { appendEffect, done, filesOf, nextCall, readLedger, ready, recordAsk } from '../lib/workload.mjs'
 
 const [dir, flag] = process.argv.slice(2)
 const files = filesOf(dir)
@@ -41,7 +41,6 @@ ctx.tools.register(kernel.defineTool({
   ...(withReconcile ? { reconcile } : {}),
 }))
 
-await loaded()
 const resuming = existsSync(files.session)
 const session = jsonlSession(files.session)
 const agent = createAgent(ctx, { provider, session, maxTurns: 1_000 })
