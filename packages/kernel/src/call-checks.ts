@@ -14,7 +14,7 @@ export const NO_OPTIONS: ExecuteOptions = Object.freeze({})
  * The exec of `call`, or why it cannot run. Runs once per call on the hot path: a property
  * read, an `instanceof` and a `typeof` when all is well, nothing allocated beyond the exec.
  */
-export function checkedExec(call: ToolCall, args: Readonly<Record<string, unknown>>, options: ExecuteOptions, method: 'execute' | 'settle'): Exec | string {
+export function checkedExec(call: ToolCall, args: Readonly<Record<string, unknown>>, options: ExecuteOptions, method: 'execute' | 'settle' | 'adopt'): Exec | string {
   let exec: Exec
   try {
     exec = makeExec(call, args, options)

@@ -85,6 +85,9 @@ export class ToolRegistry {
     if (d.isConcurrencySafe !== undefined && typeof d.isConcurrencySafe !== 'function') {
       throw new ToolDefinitionError(`${label}: isConcurrencySafe must be a function of the arguments`)
     }
+    if (d.reconcile !== undefined && typeof d.reconcile !== 'function') {
+      throw new ToolDefinitionError(`${label}: reconcile must be a function ({ arguments, idempotencyKey, signal }) => { ran: true, value } | { ran: false }`)
+    }
     if (d.timeoutMs !== undefined && !(typeof d.timeoutMs === 'number' && d.timeoutMs > 0)) {
       throw new ToolDefinitionError(`${label}: timeoutMs must be a positive number of milliseconds`)
     }

@@ -14,6 +14,7 @@ import type { ToolSpec } from './model.js'
 import { parseArguments } from './json.js'
 import type { ApprovalPrompt, ApprovalService } from './approval.js'
 import { Pipeline, type Guard } from './pipeline.js'
+import { adopt } from './adopt.js'
 import { decide, observe, type Decision, type ObserveOptions } from './decide.js'
 import { ToolRegistry, type RegisteredTool } from './registry.js'
 import { DEFAULT_ABANDON_AFTER_MS, type KernelConfig } from './config.js'
@@ -104,6 +105,10 @@ export class ToolService extends Service {
    */
   readonly settle = (call: ToolCall, code: string, message: string, options?: ExecuteOptions): Promise<ToolExecutionResult> =>
     this[CORE].pipeline.settle(call, code, message, options)
+
+  /** Commits the value of a call whose effect already happened (a `reconcile` answered `ran: true`): output check, render, post-execute. */
+  readonly adopt = (call: ToolCall, value: unknown, options?: ExecuteOptions): Promise<ToolExecutionResult> =>
+    adopt(this[CORE].pipeline, call, value, options)
 
   /** What the pipeline would decide for `call` before its body (checks, pre-execute, guards); runs nothing else. */
   readonly decide = (call: ToolCall, options?: ExecuteOptions): Promise<Decision> => decide(this[CORE].pipeline, call, options)
