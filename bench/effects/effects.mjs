@@ -27,15 +27,24 @@ import { reconcileSupported } from './lib/reconcile-probe.mjs'
 import { CALLS, filesOf } from './lib/workload.mjs'
 
 const here = dirname(fileURLToPath(import.meta.url))
-const option = (name, fallback) => {
-  const at = process.argv.indexOf(name)
-  if (at === -1) return fallback
-  const value = Number(process.argv[at + 1])
-  if (!Number.isInteger(value) || value < 0) throw new Error(`${name} takes a whole number >= 0 (got "${process.argv[at + 1]}")`)
-  return value
+/** `--seed N` and `--kills N`, whole numbers below 2^32; anything else ends the run with a message naming it. */
+function options(argv) {
+  const found = {}
+  for (let i = 0; i < argv.length; i += 2) {
+    const [name, text] = [argv[i], argv[i + 1]]
+    const value = Number(text)
+    const problem = !['--seed', '--kills'].includes(name) ? `unknown option "${name}" (the options are --seed N and --kills N)`
+      : !/^\d+$/.test(text ?? '') || value > 0xffffffff ? `${name} takes a whole number from 0 to 4294967295 (got "${text ?? ''}")`
+        : undefined
+    if (problem) {
+      console.error(`bench/effects: ${problem}`)
+      process.exit(2)
+    }
+    found[name.slice(2)] = value
+  }
+  return found
 }
-const seed = option('--seed', Math.floor(Math.random() * 2 ** 31))
-const kills = option('--kills', 20)
+const { seed = Math.floor(Math.random() * 2 ** 31), kills = 20 } = options(process.argv.slice(2))
 const plan = killPlan(seed, kills)
 const versionOf = (name) => JSON.parse(readFileSync(join(here, 'node_modules', name, 'package.json'), 'utf8')).version
 
@@ -64,7 +73,7 @@ try {
   // The rows run side by side (each a chain of lives; they share nothing but the machine), so
   // the whole run takes about as long as its slowest row.
   const started = performance.now()
-  rows.push(...await Promise.all(subjects.map(async (subject) => {
+  const settled = await Promise.allSettled(subjects.map(async (subject) => {
     if (subject.skip) return { subject, skipped: subject.skip }
     const dir = mkdtempSync(join(root, `${subject.script.replace('.mjs', '')}-`))
     const args = [join(here, 'subjects', subject.script), dir, ...subject.extra]
@@ -75,7 +84,12 @@ try {
       killed++
     }
     return { subject, killed, ...(await countRow(filesOf(dir))) }
-  })))
+  }))
+  // Every row ends before a failure is thrown, so no child outlives the run.
+  for (const result of settled) {
+    if (result.status === 'rejected') throw result.reason
+    rows.push(result.value)
+  }
   wall = (performance.now() - started) / 1000
 } finally {
   await postgres?.close()
@@ -83,17 +97,19 @@ try {
 }
 
 const cells = (row) => {
-  const unknown = row.unknown ? `${row.unknown.total} (${row.unknown.done} done, ${row.unknown.notDone} not)` : 'none kept'
+  const unknown = !row.unknown ? 'none kept' : row.unknown.total === 0 ? '0' : `${row.unknown.total} (${row.unknown.done} done, ${row.unknown.notDone} not)`
   const reconciled = row.subject.reconcile ? `${row.reconciled} ran, ${row.rerun} re-run` : '-'
-  return [row.subject.name, row.killed, row.asked, row.effects, row.duplicates, row.losses, unknown, reconciled]
+  return [row.subject.name, row.killed, row.asked, row.asks, row.effects, row.duplicates, row.losses, unknown, reconciled]
 }
-const header = ['subject', 'kills', 'calls asked', 'effects in ledger', 'duplicates', 'losses', 'unknown reported', 'reconciled']
+const header = ['subject', 'kills', 'calls asked', 'asks', 'effects in ledger', 'duplicates', 'losses', 'unknown reported', 'reconciled']
 const table = [header, ...rows.filter((row) => !row.skipped).map(cells)]
 const widths = header.map((_, i) => Math.max(...table.map((r) => String(r[i]).length)))
 for (const r of table) console.log(`  ${r.map((c, i) => (i === 0 ? String(c).padEnd(widths[i]) : String(c).padStart(widths[i]))).join('  ')}`)
 for (const row of rows.filter((r) => r.skipped)) console.log(`  ${row.subject.name}: ${row.skipped}`)
-console.log(`  ${wall.toFixed(0)} s, the four rows side by side; load average ${loadavg().map((n) => n.toFixed(1)).join(' ')}`)
-console.log(`  (duplicates: an item's effect beyond its first; losses: an item asked whose effect is missing and that nobody reported; 'not' in unknown: rein said it may not have run, and it had not)`)
+console.log(`  ${wall.toFixed(0)} s, the ${table.length - 1} rows side by side; load average ${loadavg().map((n) => n.toFixed(1)).join(' ')}`)
+console.log("  (calls asked: distinct calls the model asked; asks: every time it asked one, across lives. duplicates: a call's")
+console.log("  effect beyond its first. losses: a call asked whose effect is missing and that nobody reported. unknown: rein")
+console.log("  reported it may or may not have run; done/not: whether it had. reconciled: reconcile found the effect / ran it now.)")
 
 // rein's targets (issue 22): with reconcile no duplicate, no loss, nothing left unknown;
 // without it no duplicate and every missing effect reported.
