@@ -22,7 +22,7 @@ export const RECONCILE_TIMEOUT_MS = 30_000
 type Answer = { ran: true, value: Json } | { ran: false } | { unknown: string }
 
 /** The result of one started call left without one: committed, run again, or unknown. Never rejects but for a kernel bug. */
-export async function reconcileCall(tools: ToolService, call: LoggedCall, options: ExecuteOptions & { signal?: AbortSignal }): Promise<ToolExecutionResult> {
+export async function reconcileCall(tools: ToolService, call: LoggedCall, options: ExecuteOptions): Promise<ToolExecutionResult> {
   const tool = tools.get(call.name)
   const answer = tool?.reconcile ? await ask(tool, call, options) : undefined
   if (answer && 'ran' in answer) return answer.ran ? tools.adopt(call, answer.value, options) : tools.execute(call, options)
@@ -31,26 +31,26 @@ export async function reconcileCall(tools: ToolService, call: LoggedCall, option
 }
 
 /** Asks `tool.reconcile` about `call`, within its deadline; whatever goes wrong is `unknown`, saying what. */
-async function ask(tool: ToolDefinition, call: LoggedCall, options: ExecuteOptions & { signal?: AbortSignal }): Promise<Answer> {
+async function ask(tool: ToolDefinition, call: LoggedCall, options: ExecuteOptions): Promise<Answer> {
   const args = readArguments(call.arguments)
   if (!args) return { unknown: 'its logged arguments are not a JSON object, so reconcile was not asked' }
   if (options.signal?.aborted) return { unknown: 'the run was aborted before reconcile was asked' }
   const ms = Math.min(tool.timeoutMs ?? RECONCILE_TIMEOUT_MS, MAX_TIMER_MS)
+  // One signal for both ends of the deadline; its reason says which came first.
   const deadline = new AbortController()
   const timer = setTimeout(() => deadline.abort(new Error(`its reconcile did not answer within ${ms} ms`)), ms)
-  const signal = options.signal ? AbortSignal.any([options.signal, deadline.signal]) : deadline.signal
-  let stop!: () => void
+  const runAborted = () => deadline.abort(new Error('the run was aborted while its reconcile ran'))
+  options.signal?.addEventListener('abort', runAborted, { once: true })
   const stopped = new Promise<Answer>((resolve) => {
-    stop = () => resolve({ unknown: deadline.signal.aborted ? messageOf(deadline.signal.reason) : 'the run was aborted while its reconcile ran' })
+    deadline.signal.addEventListener('abort', () => resolve({ unknown: messageOf(deadline.signal.reason) }), { once: true })
   })
-  signal.addEventListener('abort', stop, { once: true })
   try {
     const key = idempotencyKeyOf(call.id, options)
-    const answered = (async () => answerOf(await tool.reconcile!({ arguments: args, idempotencyKey: key, signal })))()
+    const answered = (async () => answerOf(await tool.reconcile!({ arguments: args, idempotencyKey: key, signal: deadline.signal })))()
     return await Promise.race([answered.catch((error: unknown): Answer => ({ unknown: `its reconcile failed: ${messageOf(error)}` })), stopped])
   } finally {
     clearTimeout(timer)
-    signal.removeEventListener('abort', stop)
+    options.signal?.removeEventListener('abort', runAborted)
   }
 }
 
