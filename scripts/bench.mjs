@@ -15,6 +15,7 @@ const benches = [
   'plugins/otel/bench/overhead.mjs',
   'apps/cli/bench/startup.mjs',
   'apps/cli/bench/mcp-serve.mjs',
+  'bench/effects/effects.mjs',
 ]
 let failed = 0
 for (const file of benches) {

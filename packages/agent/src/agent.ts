@@ -154,7 +154,7 @@ async function runLoop(env: LoopEnv, input: string | ContentBlock[] | undefined,
   }
   try {
     await log.open()
-    await repairSession(ctx, log, agent)
+    await repairSession(ctx, log, agent, signal)
     if (settings.system !== undefined && log.all.length === 0) {
       await log.append({ type: 'message', message: { role: 'system', content: settings.system } })
     }

@@ -4,7 +4,7 @@
  * `CallTiming` written on the call's `tool/result`: body times only when the body ran, and
  * every mark taken from one clock, so start <= body start <= body end <= final.
  */
-import type { CallTiming } from './session.js'
+import type { CallTiming } from '@rein/types'
 
 /** The marks of one call. */
 export class CallClock {

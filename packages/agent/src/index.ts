@@ -7,10 +7,8 @@
  *   const { kind, messages } = await agent.run('task', { signal })
  */
 export { createAgent, maxTurnsNotice, type Agent, type AgentOptions, type RunOptions, type RunOutcome } from './agent.js'
-export {
-  memorySession, type SessionStore, type SessionEntry, type NewSessionEntry, type LoggedCall, type TurnOutcome,
-  type CallTiming,
-} from './session.js'
+export { memorySession, type SessionStore, type SessionEntry, type NewSessionEntry, type LoggedCall } from './session.js'
+export type { TurnOutcome, CallTiming } from '@rein/types'
 export { jsonlSession } from './jsonl-session.js'
 export { stateOf } from './session-state.js'
 export { redactedSession, redactEntry, type TextRedactor } from './session-redact.js'

@@ -1,22 +1,28 @@
 /**
  * Resume repair. Before a run continues a session, every call left without a result (the
  * process died, or the scheduler failed) gets one, so that the provider accepts the
- * transcript: TOOL_NOT_STARTED when no `tool/call` was logged (it never ran), and
- * TOOL_OUTCOME_UNKNOWN when it was (it may or may not have run). Nothing is ever run again.
+ * transcript: TOOL_NOT_STARTED when no `tool/call` was logged (it never ran). A call that was
+ * logged as started is reconciled (`reconcile.ts`): its tool's `reconcile` may commit the
+ * value of the effect that happened, or have it run again once under the same key; without
+ * a sure answer it is TOOL_OUTCOME_UNKNOWN (it may or may not have run). No call with a
+ * result is ever run again.
  */
 import type { Context } from 'cordis'
-import { Messages, TOOL_NOT_STARTED, TOOL_OUTCOME_UNKNOWN } from '@rein/kernel'
+import { Messages, TOOL_NOT_STARTED } from '@rein/kernel'
+import { reconcileCall } from './reconcile.js'
 import { resultEntry } from './session.js'
 import type { SessionLog } from './session-log.js'
 import { unanswered } from './transcript.js'
 
-/** Settles and logs every unanswered call of the log; returns how many it repaired. */
-export async function repairSession(ctx: Context, log: SessionLog, agent: string): Promise<number> {
+/** Settles and logs every unanswered call of the log, in log order; returns how many it repaired. */
+export async function repairSession(ctx: Context, log: SessionLog, agent: string, signal?: AbortSignal): Promise<number> {
   const missing = unanswered(log.all)
   const turns = new Set<number>()
   for (const { turn, index, call, started } of missing) {
-    const [code, message] = started ? [TOOL_OUTCOME_UNKNOWN, Messages.outcomeUnknown] : [TOOL_NOT_STARTED, Messages.notStarted]
-    const result = await ctx.tools.settle(started ?? call, code, message, { turn, index, agent, session: log.session })
+    const options = { turn, index, agent, session: log.session, signal }
+    const result = started
+      ? await reconcileCall(ctx.tools, started, options)
+      : await ctx.tools.settle(call, TOOL_NOT_STARTED, Messages.notStarted, options)
     await log.append(resultEntry(turn, index, call.id, result))
     turns.add(turn)
   }

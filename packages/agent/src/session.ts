@@ -13,32 +13,13 @@ import { randomUUID } from 'node:crypto'
 import {
   codeOf, deepFreeze, type ContentBlock, type ExecutionMode, type Json, type Message, type ToolExecutionResult, type ToolMessage,
 } from '@rein/kernel'
+import type { CallTiming, TurnOutcome } from '@rein/types'
 
 /** A call as it was started: the id and name the model gave, the arguments it ran with. */
 export interface LoggedCall {
   id: string
   name: string
   arguments: unknown
-}
-
-/** How a batch ended: results committed, the run aborted, or repaired on resume. */
-export type TurnOutcome = 'committed' | 'aborted' | 'repaired'
-
-/**
- * When one call's stages happened, in ms since the epoch. A result is committed in model
- * order, so its entry's `at` may be much later than `finalAt`; the body's own run is
- * `bodyStartedAt..bodyEndedAt`, and the rest of `startedAt..finalAt` is waiting (pre-execute
- * turn, approval, guards, the post-execute turn).
- */
-export interface CallTiming {
-  /** The scheduler started the call: the `at` of its `tool/call` entry. */
-  startedAt: number
-  /** Its `tools/execute` onion began. Absent when the body never ran (denied, invalid, dependency failed...). */
-  bodyStartedAt?: number
-  /** Its `tools/execute` onion returned. Absent when the body never ran. */
-  bodyEndedAt?: number
-  /** Its result was final (post-execute done). */
-  finalAt: number
 }
 
 /**

@@ -7,7 +7,7 @@
 import type { StageCallbacks, ToolExecutionResult } from '@rein/kernel'
 import { CallClock } from './call-clock.js'
 import type { Mode, PlannedCall } from './plan.js'
-import type { CallTiming } from './session.js'
+import type { CallTiming } from '@rein/types'
 
 /** Where a call is: not startable yet, ready, started (logged), final, or given up (a gap). */
 export type SlotState = 'waiting' | 'queued' | 'started' | 'final' | 'abandoned'

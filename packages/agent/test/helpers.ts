@@ -32,6 +32,27 @@ export function spawnChild(command: string, args: readonly string[]): ChildProce
   return proc
 }
 
+/**
+ * Runs `node script ...args` until it prints `frozen <point>`, then kills it with SIGKILL (a
+ * real crash at exactly that point). Rejects, with what it printed, when it exits otherwise.
+ */
+export function killChildAt(script: string, args: readonly string[], point: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const proc = spawnChild(process.execPath, [script, ...args])
+    let out = ''
+    let err = ''
+    proc.stderr.on('data', (chunk) => { err += chunk })
+    proc.stdout.on('data', (chunk) => {
+      out += chunk
+      if (out.includes(`frozen ${point}\n`)) proc.kill('SIGKILL')
+    })
+    proc.on('exit', (code, signal) => {
+      if (signal === 'SIGKILL') resolve()
+      else reject(new Error(`the child never reached ${point} (exit ${code}): ${out}${err}`))
+    })
+  })
+}
+
 /** A started context with the kernel loaded. */
 export async function kernelContext(): Promise<Context> {
   const ctx = new Context()

@@ -6,31 +6,13 @@ import { describe, expect, it } from 'vitest'
 import { defineTool, TOOL_NOT_STARTED, TOOL_OUTCOME_UNKNOWN } from '@rein/kernel'
 import { validateTranscript } from '@rein/testing'
 import { jsonlSession } from '../src/index.js'
-import { kernelContext, scriptedAgent, spawnChild, tempDir } from './helpers.js'
+import { kernelContext, killChildAt, scriptedAgent, tempDir } from './helpers.js'
 
 const child = fileURLToPath(new URL('./fixtures/kill-child.mjs', import.meta.url))
 const built = fileURLToPath(new URL('../dist/src/index.js', import.meta.url))
 
-/**
- * Runs the child until it prints `frozen <point>`, then kills it with SIGKILL. A child still
- * running when the test ends (it timed out) is killed too, and waited for before `dir` goes.
- */
-function killAt(dir: string, point: string): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const proc = spawnChild(process.execPath, [child, dir, point])
-    let out = ''
-    let err = ''
-    proc.stderr.on('data', (chunk) => { err += chunk })
-    proc.stdout.on('data', (chunk) => {
-      out += chunk
-      if (out.includes(`frozen ${point}\n`)) proc.kill('SIGKILL')
-    })
-    proc.on('exit', (code, signal) => {
-      if (signal === 'SIGKILL') resolve()
-      else reject(new Error(`the child never reached ${point} (exit ${code}): ${out}${err}`))
-    })
-  })
-}
+/** Runs the child until it prints `frozen <point>`, then kills it with SIGKILL. */
+const killAt = (dir: string, point: string) => killChildAt(child, [dir, point], point)
 
 /** Resumes the session in this process with the same tool, and reports what happened. */
 async function resume(dir: string) {

@@ -6,7 +6,7 @@
 import { ABORTED, ABORTED_BEFORE_DISPATCH, Messages } from './codes.js'
 import { CALL, type Exec } from './exec.js'
 import { abortedFrom, failure } from './results.js'
-import type { ToolExecutionResult } from './types.js'
+import type { ToolExecutionResult } from '@rein/types'
 
 /**
  * One `abort` listener per signal, however many calls wait on it: a run's signal is shared by

@@ -4,7 +4,7 @@
  * service and, to reach a person, asks `ctx.approvalPrompt`, which a host (the CLI, a UI, a
  * test) provides. With no `ctx.approval`, or one that throws, an ask is a deny.
  */
-import type { ToolExec } from './types.js'
+import type { ToolExec } from '@rein/types'
 
 /** The answers of the approval contract. */
 export type ApprovalAnswer = 'allow-once' | 'allow-session' | 'deny'

@@ -7,8 +7,8 @@ import { messageOf } from './hostile.js'
 import { DEPTH_PROBLEM, parseArguments, PROTO_KEY_PROBLEM, snapshot, type Snapshot } from './json.js'
 import { ArgumentsMark } from './marks.js'
 import type { Exec } from './exec.js'
-import type { Checked } from './standard-schema.js'
-import type { Json, ToolCall } from './types.js'
+import type { Checked } from '@rein/schema'
+import type { Json, ToolCall } from '@rein/types'
 
 /** The arguments of a call that has none the kernel can use. */
 export const EMPTY_ARGS: Readonly<Record<string, unknown>> = Object.freeze({})

@@ -9,7 +9,7 @@ import { snapshot } from './json.js'
 import type { RegisteredTool } from './registry.js'
 import { messageOf, stringProperty } from './hostile.js'
 import { contentOf, failure, trusted } from './results.js'
-import type { ToolExec, ToolExecutionResult } from './types.js'
+import type { ToolExec, ToolExecutionResult } from '@rein/types'
 
 /** Runs `tool`'s body for `exec` (with the signal currently on `exec`). */
 export async function runBody(tool: RegisteredTool, exec: ToolExec): Promise<ToolExecutionResult> {
@@ -20,6 +20,12 @@ export async function runBody(tool: RegisteredTool, exec: ToolExec): Promise<Too
   } catch (error) {
     return thrown(error, exec)
   }
+  return valueResult(tool, exec, raw)
+}
+
+/** What a body's value becomes: checked, rendered, or the failure saying why not (a reconciled value too). */
+export async function valueResult(tool: RegisteredTool, exec: ToolExec, raw: unknown): Promise<ToolExecutionResult> {
+  const { definition } = tool
   const snap = snapshot(raw)
   if (!snap.ok) {
     return failure(INVALID_TOOL_OUTPUT, `tool "${exec.name}" returned a value that is not lossless JSON (${snap.problem})`)

@@ -5,7 +5,7 @@
  */
 import { CALL, makeExec, type Exec } from './exec.js'
 import { messageOf, readSafely } from './hostile.js'
-import type { ExecuteOptions, ToolCall } from './types.js'
+import type { ExecuteOptions, ToolCall } from '@rein/types'
 
 /** The options of a call refused for its options: none at all. */
 export const NO_OPTIONS: ExecuteOptions = Object.freeze({})
@@ -14,7 +14,7 @@ export const NO_OPTIONS: ExecuteOptions = Object.freeze({})
  * The exec of `call`, or why it cannot run. Runs once per call on the hot path: a property
  * read, an `instanceof` and a `typeof` when all is well, nothing allocated beyond the exec.
  */
-export function checkedExec(call: ToolCall, args: Readonly<Record<string, unknown>>, options: ExecuteOptions, method: 'execute' | 'settle'): Exec | string {
+export function checkedExec(call: ToolCall, args: Readonly<Record<string, unknown>>, options: ExecuteOptions, method: 'execute' | 'settle' | 'adopt'): Exec | string {
   let exec: Exec
   try {
     exec = makeExec(call, args, options)

@@ -3,7 +3,7 @@
  * applied. Plugins' configs are their own; these are the kernel's few knobs.
  */
 import { Schema } from 'cordis'
-import type { SchemaCompile } from './schema.js'
+import type { SchemaCompile } from '@rein/schema'
 
 /** How long after a caller's abort a call is given up on by default (DESIGN.md §6.1). */
 export const DEFAULT_ABANDON_AFTER_MS = 1000

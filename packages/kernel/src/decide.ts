@@ -13,7 +13,7 @@ import { CALL, type Exec } from './exec.js'
 import { Pipeline, type Final } from './pipeline.js'
 import { failure, internalFailure, resultOf } from './results.js'
 import { closedMessage } from './startup.js'
-import type { ExecuteOptions, PreToolDecision, ToolCall, ToolExecutionResult } from './types.js'
+import type { ExecuteOptions, PreToolDecision, ToolCall, ToolExecutionResult } from '@rein/types'
 
 /** What `ctx.tools.decide` answers. `invalid` is a call the pipeline would refuse before pre-execute, or a stage that failed. */
 export type Decision =

@@ -3,8 +3,8 @@
  * `exec.signal` to its I/O; everything else (timeouts, retries, permissions, caching,
  * output size) is deployment policy that lives in plugins.
  */
-import type { StandardSchema } from './standard-schema.js'
-import type { ContentBlock, Json, ToolExec } from './types.js'
+import type { StandardSchema } from '@rein/schema'
+import type { ContentBlock, Json, ToolExec } from '@rein/types'
 
 /** A JSON Schema object (ajv draft-07 by default, 2020-12 when `$schema` says so). */
 export type JsonSchema = Record<string, unknown>
@@ -35,7 +35,24 @@ export interface ToolDefinition<A = any, V = any> {
   concludesTurn?: boolean
   /** The body. Runs inside `tools/execute`; may run in parallel with other bodies. Its value must be lossless JSON. */
   execute(args: A, exec: ToolExec): Promise<V> | V
+  /**
+   * Says after a crash whether a call's effect happened (DESIGN.md §7.3). On resume the agent
+   * asks it for each call logged as started without a result, before anything else, within
+   * `timeoutMs` (else 30 s): `ran: true` commits `value`, `ran: false` runs the call again under
+   * the same key. Anything else (a throw, another shape, no answer in time) leaves it unknown.
+   */
+  reconcile?(input: ReconcileInput): Promise<ReconcileAnswer<V>> | ReconcileAnswer<V>
 }
+
+/** What `reconcile` is given: the call's JSON arguments as logged (before the schema), its key, and its deadline. */
+export interface ReconcileInput {
+  arguments: Readonly<Record<string, unknown>>
+  idempotencyKey: string
+  signal: AbortSignal
+}
+
+/** What `reconcile` answers: the effect happened (and what the call returned), or it did not. */
+export type ReconcileAnswer<V = Json> = { ran: true, value: V } | { ran: false }
 
 /** Declares a tool. Checked when it is registered (`ctx.tools.register`), not here. */
 export function defineTool<A = any, V = any>(definition: ToolDefinition<A, V>): ToolDefinition<A, V> {

@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto'
 import { readSafely } from './hostile.js'
 import type { RegisteredTool } from './registry.js'
-import type { ExecuteOptions, Json, SessionRef, PreToolDecision, ProgressInfo, StageCallbacks, ToolCall, ToolExec, ToolExecutionResult } from './types.js'
+import type { ExecuteOptions, Json, SessionRef, PreToolDecision, ProgressInfo, StageCallbacks, ToolCall, ToolExec, ToolExecutionResult } from '@rein/types'
 
 /** What the kernel knows about one call while it runs; shared by every view of its exec. */
 export interface CallRecord {
@@ -65,7 +65,7 @@ class ExecView implements Exec {
 
   /** Made once per call on first read, from facts every process resuming the call has alike. */
   get idempotencyKey(): string {
-    return this[CALL].key ??= idempotencyKeyOf(this.session?.id, this.turn, this.parent, this.id)
+    return this[CALL].key ??= idempotencyKeyOf(this.id, this)
   }
 
   get decision(): PreToolDecision['kind'] | undefined {
@@ -78,11 +78,13 @@ class ExecView implements Exec {
 }
 
 /**
- * A SHA-256 of the call's place (session, turn, parent, id), as base64url: nothing of it is
- * readable, and the same place always gives the same key. Without a session, the call alone.
+ * `exec.idempotencyKey` of call `id` at `place` (the options it runs with): a SHA-256 of the
+ * session id, turn, parent and id, as base64url, so nothing of it is readable and the same
+ * place always gives the same key. Without a session, the call alone.
  */
-function idempotencyKeyOf(session: string | undefined, turn: number | undefined, parent: string | undefined, id: string): string {
-  return createHash('sha256').update(JSON.stringify(['rein/idempotency/1', session ?? null, turn ?? null, parent ?? null, id])).digest('base64url')
+export function idempotencyKeyOf(id: string, place: Pick<ExecuteOptions, 'session' | 'turn' | 'parent'>): string {
+  const { session, turn, parent } = place
+  return createHash('sha256').update(JSON.stringify(['rein/idempotency/1', session?.id ?? null, turn ?? null, parent ?? null, id])).digest('base64url')
 }
 
 /**

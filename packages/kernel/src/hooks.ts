@@ -7,7 +7,7 @@
  */
 import type {
   PostToolDecision, PreToolDecision, ToolExec, ToolExecutionResult,
-} from './types.js'
+} from '@rein/types'
 
 /**
  * `tools/pre-execute` — onion around the decision.

@@ -18,11 +18,16 @@ export function apply(ctx: Context, config?: KernelConfig) {
 
 export { Config, DEFAULT_ABANDON_AFTER_MS, type KernelConfig } from './config.js'
 export * from './codes.js'
-export * from './types.js'
-export * from './model.js'
+// The data of a call and the Provider vocabulary live in the types-only `@rein/types`.
+export type {
+  Json, ContentBlock, ToolCall, ToolError, ToolSuccess, ToolFailure, ToolExecutionResult, PreToolDecision, PostToolDecision,
+  ProgressInfo, ToolExec, SessionRef, SessionState, ExecuteOptions, StageCallbacks, ExecutionMode,
+  ToolSpec, SystemMessage, UserMessage, AssistantMessage, ToolMessage, Message, GenerateRequest, StreamEvent, Provider,
+} from '@rein/types'
 export type { PreExecuteHandler, ExecuteHandler, PostExecuteHandler, ResultObserver, HandOffHandler, OnionHooks, HookName, Stage } from './hooks.js'
 export { HOOKS, type HookRule } from './hooks.js'
-export { defineTool, renderValue, type ToolDefinition, type JsonSchema } from './define-tool.js'
+export { defineTool, renderValue, type ToolDefinition, type JsonSchema, type ReconcileInput, type ReconcileAnswer } from './define-tool.js'
+export { idempotencyKeyOf } from './exec.js'
 export type { ToolService } from './service.js'
 export type { Guard } from './pipeline.js'
 export type { ApprovalAnswer, ApprovalPrompt, ApprovalRequest, ApprovalService } from './approval.js'
@@ -32,8 +37,7 @@ export { failure, codeOf, isContent, isContentBlock, finalizeContent, ABANDONED_
 export { MAX_TIMER_MS } from './timers.js'
 export { deepFreeze, snapshot, MAX_ARGUMENT_DEPTH } from './json.js'
 export { readArguments } from './arguments.js'
-export type { SchemaCompile, Validator } from './schema.js'
-export { isStandardSchema, type StandardSchema, type StandardResult, type StandardOutput } from './standard-schema.js'
+export { isStandardSchema, type SchemaCompile, type Validator, type StandardSchema, type StandardResult, type StandardOutput } from '@rein/schema'
 export { startupProblemOf, startupProblems, missingServicesOf, type StartupProblem } from './startup.js'
 export { messageOf } from './hostile.js'
 export type { Decision, ObserveOptions } from './decide.js'

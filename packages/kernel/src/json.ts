@@ -4,7 +4,7 @@
  */
 import { messageOf } from './hostile.js'
 import { ArgumentsMark, CopyMark } from './marks.js'
-import type { Json } from './types.js'
+import type { Json } from '@rein/types'
 
 /** Either the frozen copy, or the first place where the value is not lossless JSON. */
 export type Snapshot = { ok: true, value: Json } | { ok: false, problem: string }

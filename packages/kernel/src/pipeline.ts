@@ -27,7 +27,7 @@ import { rewritten } from './rewrite.js'
 import { closedMessage, type StartupProblem } from './startup.js'
 import type {
   ExecuteOptions, Json, PostToolDecision, PreToolDecision, ToolCall, ToolExec, ToolExecutionResult,
-} from './types.js'
+} from '@rein/types'
 
 /** A guard: runs after every allow; a returned reason denies. There is no allow branch. */
 export type Guard = (exec: ToolExec) => string | undefined | void | Promise<string | undefined | void>

@@ -5,12 +5,8 @@
  * change and holds exactly what the model is shown: never `timeoutMs` or `idempotent`.
  */
 import type { ToolDefinition } from './define-tool.js'
-import type { ToolSpec } from './model.js'
-import { capLines, SchemaCompiler, type SchemaCompile } from './schema.js'
-import { checkStandard, isStandardSchema, jsonSchemaOf, type Checked } from './standard-schema.js'
-
-/** Checks a value against a tool's schema: a Standard Schema's answer carries its output `value`, which the tool then receives. */
-export type Check = (value: unknown) => Checked | Promise<Checked>
+import type { ToolSpec } from '@rein/types'
+import { checkOf, isStandardSchema, jsonSchemaOf, SchemaCompiler, type Check, type SchemaCompile } from '@rein/schema'
 
 /** A registered tool: its definition, the JSON Schema the model is shown, its checks, and who registered it. */
 export interface RegisteredTool {
@@ -21,8 +17,6 @@ export interface RegisteredTool {
   readonly checkOutput?: Check
   readonly plugin: string
 }
-
-const VALID: Checked = Object.freeze({ ok: true }) as Checked
 
 const NAME = /^[A-Za-z0-9_-]{1,64}$/
 
@@ -85,13 +79,16 @@ export class ToolRegistry {
     if (d.isConcurrencySafe !== undefined && typeof d.isConcurrencySafe !== 'function') {
       throw new ToolDefinitionError(`${label}: isConcurrencySafe must be a function of the arguments`)
     }
+    if (d.reconcile !== undefined && typeof d.reconcile !== 'function') {
+      throw new ToolDefinitionError(`${label}: reconcile must be a function ({ arguments, idempotencyKey, signal }) => { ran: true, value } | { ran: false }`)
+    }
     if (d.timeoutMs !== undefined && !(typeof d.timeoutMs === 'number' && d.timeoutMs > 0)) {
       throw new ToolDefinitionError(`${label}: timeoutMs must be a positive number of milliseconds`)
     }
     const params = this.parametersOf(d.parameters, label)
-    const checkArgs = this.checkOf('parameters', d.parameters, params, label)
+    const checkArgs = this.checkOf('parameters', d.parameters, label)
     const outputSchema = d.output?.schema
-    const checkOutput = outputSchema === undefined ? undefined : this.checkOf('output.schema', outputSchema, outputSchema, label)
+    const checkOutput = outputSchema === undefined ? undefined : this.checkOf('output.schema', outputSchema, label)
     return { definition: definition as ToolDefinition, parameters: params, checkArgs, checkOutput, plugin }
   }
 
@@ -113,17 +110,11 @@ export class ToolRegistry {
   }
 
   /** The check of one schema: the Standard Schema's own validation, or ajv's validator. */
-  private checkOf(what: string, schema: unknown, json: object, label: string): Check {
-    if (isStandardSchema(schema)) return (value) => checkStandard(schema, value, capLines)
-    let validate: (value: unknown) => string[] | undefined
+  private checkOf(what: string, schema: unknown, label: string): Check {
     try {
-      validate = this.compiler.prepare(json)
+      return checkOf(schema, this.compiler)
     } catch (error) {
       throw new ToolDefinitionError(`${label}: ${what} is not a valid JSON Schema: ${(error as Error).message}`)
-    }
-    return (value) => {
-      const lines = validate(value)
-      return lines ? { ok: false, lines } : VALID
     }
   }
 }

@@ -9,7 +9,7 @@ import { HOOKS } from './hooks.js'
 import { messageOf, readSafely } from './hostile.js'
 import { snapshot } from './json.js'
 import { CheckedMark } from './marks.js'
-import type { ContentBlock, Json, PostToolDecision, PreToolDecision, ToolError, ToolExecutionResult, ToolFailure } from './types.js'
+import type { ContentBlock, Json, PostToolDecision, PreToolDecision, ToolError, ToolExecutionResult, ToolFailure } from '@rein/types'
 
 /** A failed result with a code (and, optionally, `info.name` and `info.plugin`); frozen. */
 export function failure(code: string, message: string, name?: string, plugin?: string): ToolFailure {

@@ -8,7 +8,7 @@
 import { applyChecked, isArgumentsRule } from './arguments.js'
 import { CALL, type Exec } from './exec.js'
 import { snapshot } from './json.js'
-import type { Checked } from './standard-schema.js'
+import type { Checked } from '@rein/schema'
 
 /**
  * Replaces `exec.arguments` with `raw` once it passes the tool's schema, then hands on: to

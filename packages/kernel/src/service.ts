@@ -6,19 +6,19 @@
  */
 import { Context, Service } from 'cordis'
 import { Chains } from './chains.js'
-import { interceptListeners, pluginName, untraced } from './cordis-internals.js'
+import { interceptListeners, pluginName, untraced } from '@rein/cordis-internals'
 import type { ChainEntry } from './compose.js'
 import type { ToolDefinition } from './define-tool.js'
 import type { HandOffHandler, HookName, OnionHooks, ResultObserver } from './hooks.js'
-import type { ToolSpec } from './model.js'
 import { parseArguments } from './json.js'
 import type { ApprovalPrompt, ApprovalService } from './approval.js'
 import { Pipeline, type Guard } from './pipeline.js'
+import { adopt } from './adopt.js'
 import { decide, observe, type Decision, type ObserveOptions } from './decide.js'
 import { ToolRegistry, type RegisteredTool } from './registry.js'
 import { DEFAULT_ABANDON_AFTER_MS, type KernelConfig } from './config.js'
 import { startupProblems, watchStartup, type StartupProblem } from './startup.js'
-import type { ExecuteOptions, ExecutionMode, ToolCall, ToolExecutionResult } from './types.js'
+import type { ExecuteOptions, ExecutionMode, ToolCall, ToolExecutionResult, ToolSpec } from '@rein/types'
 
 declare module 'cordis' {
   interface Context {
@@ -104,6 +104,10 @@ export class ToolService extends Service {
    */
   readonly settle = (call: ToolCall, code: string, message: string, options?: ExecuteOptions): Promise<ToolExecutionResult> =>
     this[CORE].pipeline.settle(call, code, message, options)
+
+  /** Commits the value of a call whose effect already happened (a `reconcile` answered `ran: true`): output check, render, post-execute. */
+  readonly adopt = (call: ToolCall, value: unknown, options?: ExecuteOptions): Promise<ToolExecutionResult> =>
+    adopt(this[CORE].pipeline, call, value, options)
 
   /** What the pipeline would decide for `call` before its body (checks, pre-execute, guards); runs nothing else. */
   readonly decide = (call: ToolCall, options?: ExecuteOptions): Promise<Decision> => decide(this[CORE].pipeline, call, options)

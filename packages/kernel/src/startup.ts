@@ -5,7 +5,7 @@
  * boolean check.
  */
 import type { Context, EffectScope } from 'cordis'
-import { onLifecycleChange, pluginRuntimes, scopeFacts } from './cordis-internals.js'
+import { onLifecycleChange, pluginRuntimes, scopeFacts } from '@rein/cordis-internals'
 import { messageOf } from './hostile.js'
 
 /** One plugin that did not start, and why (for the result text and for loaders). */

@@ -63,8 +63,9 @@ const INVALID: object[] = [
 
 describe('the structural schema check', () => {
   it('knows every keyword ajv knows, in both dialects (the rest ajv ignores under strict: false)', () => {
-    // ajv as the kernel loads it (the loader does not depend on ajv itself).
-    const require = createRequire(createRequire(import.meta.url).resolve('@rein/kernel'))
+    // ajv as the kernel loads it, through @rein/schema (the loader does not depend on ajv itself).
+    const kernel = createRequire(createRequire(import.meta.url).resolve('@rein/kernel'))
+    const require = createRequire(kernel.resolve('@rein/schema'))
     const { Ajv } = require('ajv') as { Ajv: new (o: object) => { RULES: { all: Record<string, unknown> } } }
     const { Ajv2020 } = require('ajv/dist/2020.js') as { Ajv2020: new (o: object) => { RULES: { all: Record<string, unknown> } } }
     for (const ajv of [new Ajv({ strict: false }), new Ajv2020({ strict: false })]) {

@@ -3,7 +3,8 @@
  * number of machines take runs (`createWorker`); submitters add them and watch their progress
  * (`submit`); `cancel` reaches whichever worker runs one. A worker that dies is replaced by one
  * that resumes the session: a call whose result was stored is never run again, and a call in
- * flight at the crash is reported TOOL_OUTCOME_UNKNOWN, never rerun by rein.
+ * flight at the crash is reported TOOL_OUTCOME_UNKNOWN, unless its tool's `reconcile` says whether
+ * it ran (then its value is committed, or it runs once more under the same key).
  *
  *   await createWorker({ redis, postgres, harness: await loadHarness('rein.yaml') })
  *   const { result } = await submit({ redis, session: 'ticket-4711', task: 'go on', onProgress })

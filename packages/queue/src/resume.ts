@@ -4,7 +4,7 @@
  * session as it stands and never adds the task again, so the transcript holds it once.
  * Guarantee: the decision depends only on the stored session and the job's data, so every
  * worker makes the same one. The agent's own resume repair then settles calls left without a
- * result (TOOL_OUTCOME_UNKNOWN when their `tool/call` was logged, else TOOL_NOT_STARTED);
+ * result (reconciled, else TOOL_OUTCOME_UNKNOWN, when their `tool/call` was logged; else TOOL_NOT_STARTED);
  * a call with a stored result is never run again.
  */
 import { unanswered, type SessionEntry } from '@rein/agent'

@@ -7,7 +7,7 @@
  * in between, so the parallel calls of a batch never lose each other's counts. A call without
  * session state (a direct `ctx.tools.execute` given no session) passes through uncounted.
  */
-import { BUDGET_EXCEEDED, LOOP_DETECTED, failure, type ExecuteHandler, type ToolExec, type ToolExecutionResult } from '@rein/kernel'
+import { BUDGET_EXCEEDED, LOOP_DETECTED, failure, type ExecuteHandler, type ResultObserver, type ToolExec, type ToolExecutionResult } from '@rein/kernel'
 import type { Config } from './config.js'
 import { canonical, fingerprint, readCounts, writeCounts, type Counts } from './counts.js'
 import { compileGlob } from './glob.js'
@@ -35,6 +35,29 @@ export function budgetHandler(config: Config): ExecuteHandler {
     const refusal = loopRefusal(exec, counts, config) ?? limitRefusal(exec, counts, config, costOf(exec.name))
     writeCounts(state, counts)
     return refusal ? Promise.resolve(refusal) : timed(exec, next, config, state)
+  }
+}
+
+/**
+ * The budget's `tools/result` observer: a call committed by reconcile (`meta.reconciled`, its
+ * effect happened before a crash) counts once like any call, never refused, if its count did
+ * not reach the session before the crash (with it, the call is already counted).
+ */
+export function reconciledCounter(config: Config): ResultObserver {
+  const costOf = costTable(config.cost)
+  return (exec) => {
+    const state = exec.session?.state
+    if (exec.meta.reconciled !== true || !state) return
+    const counts = readCounts(state)
+    const turn = exec.turn ?? null
+    if (counts.turn === turn && counts.counted.includes(exec.idempotencyKey)) return
+    if (counts.turn !== turn) Object.assign(counts, { turn, counted: [] })
+    counts.counted.push(exec.idempotencyKey)
+    counts.calls++
+    counts.perTool[exec.name] = (counts.perTool[exec.name] ?? 0) + 1
+    counts.recent = [...counts.recent, [exec.name, fingerprint(exec.arguments)] as [string, string]].slice(-config.window)
+    counts.cost += costOf(exec.name)
+    writeCounts(state, counts)
   }
 }
 

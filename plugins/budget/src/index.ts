@@ -6,12 +6,12 @@
  * `BUDGET_EXCEEDED` (with `onExceeded: end-run`, the result also ends the run).
  */
 import type { Context } from 'cordis'
-import { budgetHandler } from './budget.js'
+import { budgetHandler, reconciledCounter } from './budget.js'
 import { Config } from './config.js'
 
 export { Config }
 export type { ConfigInput, OnExceeded } from './config.js'
-export { budgetHandler } from './budget.js'
+export { budgetHandler, reconciledCounter } from './budget.js'
 export { readCounts, STATE_KEY, STATE_PLUGIN, type Counts } from './counts.js'
 export { compileGlob, GlobError } from './glob.js'
 
@@ -21,7 +21,11 @@ export const name = 'budget'
 /** Applied after the kernel, so its hook lands in the kernel's chain. */
 export const inject = ['tools']
 
-/** Registers one `tools/execute` handler; list it outside cache and retry (see the README). */
+/**
+ * Registers one `tools/execute` handler (list it outside cache and retry, see the README) and
+ * one `tools/result` observer that counts a call committed by reconcile after a crash.
+ */
 export function apply(ctx: Context, config: Config) {
   ctx.on('tools/execute', budgetHandler(config))
+  ctx.on('tools/result', reconciledCounter(config))
 }

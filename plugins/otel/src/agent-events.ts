@@ -1,68 +1,23 @@
 /**
  * The agent's observation events as this plugin reads them. Plugins never import the agent
- * (DESIGN.md §1), so these are the fields it relies on, kept structurally in step with
- * `@rein/agent`'s `events.ts` (its tests run the real agent against them). Times are
- * `Date.now()` milliseconds, the clock of the agent's session log.
+ * (DESIGN.md §1): the event types come from `@rein/types`, which the agent emits them as.
+ * Times are `Date.now()` milliseconds, the clock of the agent's session log.
  */
 import type { Context } from 'cordis'
-import type { AssistantMessage, ExecutionMode, Json, Message, ToolExecutionResult } from '@rein/kernel'
+import type { CallEndEvent, RunFacts, RunStartEvent } from '@rein/types'
 
-export interface RunStart {
-  runId: string
-  agent: string
-  at: number
-  observe(observer: RunObserver): () => void
-}
+export type {
+  RunStartEvent as RunStart, RunEndEvent as RunEnd, ModelRequestEvent as ModelRequest, ModelResponseEvent as ModelResponse,
+} from '@rein/types'
 
-export interface RunEnd {
-  runId: string
-  at: number
-  outcome: 'completed' | 'max-turns' | 'aborted' | 'error' | 'stopped'
-  error?: Error
-  steps: number
-}
-
-export interface ModelRequest {
-  step: number
-  turn: number
-  at: number
-  model?: string
-  messages: readonly Message[]
-}
-
-export interface ModelResponse {
-  step: number
-  at: number
-  message?: AssistantMessage
-  finishReason?: string
-  usage?: { inputTokens?: number, outputTokens?: number }
-  error?: Error
-}
-
-export interface CallEnd {
-  /** Absent for a call outside an agent run (a host's call handed over by `ctx.tools.observe`). */
-  turn?: number
-  index?: number
-  id: string
-  name: string
-  arguments: unknown
-  mode?: ExecutionMode
-  result: ToolExecutionResult
-  code?: string
-  meta?: Record<string, Json>
-  timing: { startedAt: number, bodyStartedAt?: number, bodyEndedAt?: number, finalAt: number }
-}
-
-/** The handlers a run accepts (`run.observe`). */
-export interface RunObserver {
-  'agent/model-request'?(event: ModelRequest): void
-  'agent/model-response'?(event: ModelResponse): void
-  'agent/call-end'?(event: CallEnd): void
-  'agent/run-end'?(event: RunEnd): void
-}
+/**
+ * A finished call, as its span records it: an `agent/call-end` event, or a call outside every
+ * run (a host's call handed over by `ctx.tools.observe`), which has no run, turn or index.
+ */
+export type CallEnd = Omit<CallEndEvent, keyof RunFacts | 'turn' | 'index' | 'durationMs'> & Partial<Pick<CallEndEvent, 'turn' | 'index'>>
 
 /** `ctx.on('agent/run-start', listener)`, typed without the agent's declarations. */
-export function onRunStart(ctx: Context, listener: (run: RunStart) => void): () => boolean {
-  return (ctx as unknown as { on(name: 'agent/run-start', listener: (run: RunStart) => void): () => boolean })
+export function onRunStart(ctx: Context, listener: (run: RunStartEvent) => void): () => boolean {
+  return (ctx as unknown as { on(name: 'agent/run-start', listener: (run: RunStartEvent) => void): () => boolean })
     .on('agent/run-start', listener)
 }

@@ -5,7 +5,7 @@
  * attributes hold no nested objects). Never throws: a value JSON cannot hold is recorded as
  * its `String()`.
  */
-import type { AssistantMessage, ContentBlock, Message } from '@rein/kernel'
+import type { AssistantMessage, ContentBlock, Message } from '@rein/types'
 
 type Part =
   | { type: 'text', content: string }

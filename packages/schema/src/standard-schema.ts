@@ -5,7 +5,8 @@
  * Schema the library converts itself to through Standard JSON Schema (`~standard.jsonSchema`).
  * The interfaces below are the few members rein reads, after standardschema.dev.
  */
-import { messageOf, readSafely } from './hostile.js'
+import { capLines } from './json-schema.js'
+import { messageOf, readSafely } from './read.js'
 
 /** A value that validates itself: the Standard Schema v1 interface, as far as rein uses it. */
 export interface StandardSchema<Input = unknown, Output = Input> {
@@ -60,7 +61,7 @@ export function jsonSchemaOf(schema: StandardSchema): Record<string, unknown> {
 }
 
 /** Checks a value with a Standard Schema; the value to go on with is the schema's output. */
-export function checkStandard(schema: StandardSchema, value: unknown, maxLines: (lines: string[]) => string[]): Checked | Promise<Checked> {
+export function checkStandard(schema: StandardSchema, value: unknown): Checked | Promise<Checked> {
   let answer: unknown
   try {
     answer = schema['~standard'].validate(value)
@@ -68,14 +69,14 @@ export function checkStandard(schema: StandardSchema, value: unknown, maxLines: 
     return { ok: false, lines: [`the schema's validation failed: ${messageOf(error)}`] }
   }
   if (typeof readSafely(answer, 'then') === 'function') {
-    return Promise.resolve(answer).then((result) => checked(result, maxLines),
+    return Promise.resolve(answer).then(checked,
       (error) => ({ ok: false, lines: [`the schema's validation failed: ${messageOf(error)}`] }))
   }
-  return checked(answer, maxLines)
+  return checked(answer)
 }
 
 /** A validation answer read once; anything that is neither a value nor issues is a failure. */
-function checked(answer: unknown, maxLines: (lines: string[]) => string[]): Checked {
+function checked(answer: unknown): Checked {
   const issues = readSafely(answer, 'issues')
   if (issues === undefined) {
     if (typeof answer !== 'object' || answer === null || !('value' in answer)) return { ok: false, lines: ['the schema\'s validation answered neither a value nor issues'] }
@@ -89,5 +90,5 @@ function checked(answer: unknown, maxLines: (lines: string[]) => string[]): Chec
     const parts = Array.isArray(path) ? path.map((part) => String(typeof part === 'object' && part !== null ? readSafely(part, 'key') : part)) : []
     return parts.length ? `/${parts.join('/')}: ${message}` : message
   })
-  return { ok: false, lines: maxLines(lines.length ? lines : ['is invalid']) }
+  return { ok: false, lines: capLines(lines.length ? lines : ['is invalid']) }
 }

@@ -1,9 +1,9 @@
 /**
  * The conversation vocabulary shared by the agent loop and model providers: messages, the
- * tool specs a model is shown, and the Provider contract (DESIGN.md §3). Kept in the kernel
- * so that providers can speak it without importing the loop.
+ * tool specs a model is shown, and the Provider contract (DESIGN.md §3). Here, so that a
+ * provider speaks it without importing the loop or the kernel.
  */
-import type { ContentBlock, ToolCall } from './types.js'
+import type { ContentBlock, ToolCall } from './tool.js'
 
 /** What a model is shown for one tool: name, description and the JSON Schema of its parameters. */
 export interface ToolSpec {

@@ -1,7 +1,8 @@
 /**
- * The data that crosses the pipeline: JSON values, content blocks, calls and results. These
- * shapes are the public contract of DESIGN.md §2; plugins, tool sources and the agent loop
- * all speak them, so they live in the kernel, which imports none of those.
+ * The data that crosses the pipeline: JSON values, content blocks, calls and results, the
+ * `exec` every hook sees, the decisions and the options of a call. These shapes are the public
+ * contract of DESIGN.md §2; the kernel, plugins, tool sources and the agent loop all speak them,
+ * and `@rein/kernel` re-exports every one.
  */
 
 /** A JSON value: what arguments and tool values must be (checked losslessly). */

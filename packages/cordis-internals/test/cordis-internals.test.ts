@@ -1,4 +1,4 @@
-// One test per assumption rein makes about cordis beyond its documented API
+// One test per assumption the kernel makes about cordis beyond its documented API
 // (src/cordis-internals.ts). When cordis is upgraded, a broken assumption fails here, by name.
 import { Context, Schema } from 'cordis'
 import { afterEach, describe, expect, it } from 'vitest'
