@@ -3,6 +3,7 @@
  * shapes are the public contract of DESIGN.md §2; plugins, tool sources and the agent loop
  * all speak them, so they live in the kernel, which imports none of those.
  */
+import type { SessionApprovals } from './approval.js'
 
 /** A JSON value: what arguments and tool values must be (checked losslessly). */
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json }
@@ -114,6 +115,8 @@ export interface SessionRef {
   readonly id: string
   /** The session's plugin state, when its owner keeps one (the agent does); absent, per-session plugins keep nothing. */
   readonly state?: SessionState
+  /** The approvals the session records, when its owner can keep a call waiting for one (the agent can). */
+  readonly approvals?: SessionApprovals
 }
 
 /**
