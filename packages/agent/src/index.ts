@@ -12,6 +12,8 @@ export {
   type CallTiming,
 } from './session.js'
 export { jsonlSession } from './jsonl-session.js'
+export { answerApproval, pendingApprovals, type AnswerOptions, type PendingApproval } from './approvals.js'
+export type { ParkedCall, ApprovalsMode } from './approval-book.js'
 export { stateOf } from './session-state.js'
 export { redactedSession, redactEntry, type TextRedactor } from './session-redact.js'
 export { parseSessionLog, readSession, SessionLogError, type SessionLogContents } from './session-file.js'
