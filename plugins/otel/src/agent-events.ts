@@ -17,7 +17,7 @@ export interface RunStart {
 export interface RunEnd {
   runId: string
   at: number
-  outcome: 'completed' | 'max-turns' | 'aborted' | 'error' | 'stopped'
+  outcome: 'completed' | 'max-turns' | 'aborted' | 'error' | 'stopped' | 'awaiting-approval'
   error?: Error
   steps: number
 }
