@@ -1,9 +1,10 @@
 /**
- * A turn that waits for approvals: the last batch of the session, not ended, with a call that
- * parked (its latest `approval/request` came after its latest `tool/call`) and no result. Such a
- * turn is continued, not repaired: its parked calls, and the calls never started behind them,
- * run when the session continues (`agent.run()`); a call that started again and left no result
- * (a continuation that died) is repaired as any other. What the continuation needs is read here
+ * A turn that waits for approvals: the last batch of the session, not ended, in which a call
+ * parked (it has an `approval/request`), with calls still to run: parked ones (no result; their
+ * latest request came after their latest `tool/call`) and ones never started (held behind a
+ * parked call). Such a turn is continued, not repaired: those calls run when the session
+ * continues (`agent.run()`); a call that started again and left no result (a continuation that
+ * died) is repaired as any other. What the continuation needs is read here
  * too: the results already committed, and the requests that expired unanswered.
  */
 import type { ToolCall, ToolExecutionResult } from '@rein/kernel'
@@ -40,17 +41,13 @@ export function parkedTurnOf(entries: readonly SessionEntry[], approvals: Approv
   let parked = false
   for (let index = 0; index < calls.length; index++) {
     const key = callKey(turn, index)
-    if (approvals.results.has(key)) continue
     const request = approvals.byCall.get(key)?.request
+    if (request) parked = true
+    if (approvals.results.has(key)) continue
     const startedAt = started.get(key)
-    if (request && (startedAt === undefined || startedAt < request.seq)) {
-      continuing.add(index)
-      parked = true
-    } else if (startedAt === undefined) {
-      continuing.add(index)
-    }
+    if (startedAt === undefined || (request && startedAt < request.seq)) continuing.add(index)
   }
-  return parked ? { turn, calls, continuing } : undefined
+  return parked && continuing.size > 0 ? { turn, calls, continuing } : undefined
 }
 
 /** What the continuation of `parked` starts from. */
