@@ -69,6 +69,9 @@ function report(outcome: RunOutcome, io: Io, view: ProgressView): number {
     case 'stopped':
       view.status(`stopped by ${outcome.stop?.tool ?? 'a tool result'}: ${outcome.stop?.message ?? 'a result asked the run to end'}`)
       return ExitCodes.FAILURE
+    case 'awaiting-approval':
+      view.status(`waiting for approval: ${(outcome.approvals ?? []).map((a) => `${a.id} (${a.tool})`).join(', ')}`)
+      return ExitCodes.FAILURE
     case 'error':
       view.close()
       println(io.stderr, `rein: the run failed: ${outcome.error?.message ?? 'unknown error'}`)

@@ -3,8 +3,10 @@
  * batch of tool calls to the scheduler, which commits their results in model order, ask
  * again. It ends `completed` (an answer without calls, or a `concludesTurn` result),
  * `max-turns` (said to the model in the transcript), `aborted` (the transcript stays valid),
- * `stopped` (a result with `endsRun`, such as a budget's `end-run`, after its batch commits) or
- * `error` (a provider, session or scheduler failure: nothing is made up; the next run repairs).
+ * `stopped` (a result with `endsRun`, such as a budget's `end-run`, after its batch commits),
+ * `awaiting-approval` (a call parked for a person's answer: `approvals: 'park'`, DESIGN.md §7.2;
+ * `agent.run()` without input continues it, in any process) or `error` (a provider, session or
+ * scheduler failure: nothing is made up; the next run repairs).
  */
 import { randomUUID } from 'node:crypto'
 import { setMaxListeners } from 'node:events'
@@ -12,11 +14,13 @@ import type { Context } from 'cordis'
 import {
   type AssistantMessage, type ContentBlock, type Message, type Provider, type ToolCall, type ToolExecutionResult, type ToolService,
 } from '@rein/kernel'
+import { ApprovalBook, type ApprovalsMode, type ParkedCall } from './approval-book.js'
 import { renameRepeatedIds } from './call-ids.js'
 import { AgentEvents } from './events.js'
 import { askModel } from './model-call.js'
+import { continuationOf, parkedTurnOf, type ParkedTurn } from './parked-turn.js'
 import { repairSession } from './repair.js'
-import { runBatch } from './scheduler.js'
+import { runBatch, type BatchOutcome } from './scheduler.js'
 import { memorySession, type NewSessionEntry, type SessionStore } from './session.js'
 import { SessionLog } from './session-log.js'
 import { batchTools, type BatchTools } from './tool-access.js'
@@ -34,6 +38,14 @@ export interface AgentOptions {
   session?: SessionStore
   /** Names this agent in events, `exec.agent` and the stage hooks' plugin name (default `agent`). */
   name?: string
+  /**
+   * What an ask that no answer recorded in the session covers becomes (DESIGN.md §7.2, contract):
+   * `'ask'` (default) goes to the live asker (none: a deny); `'park'` parks the call, and the run
+   * resolves `awaiting-approval` once every call that can run has run.
+   */
+  approvals?: ApprovalsMode
+  /** How long a parked request can be answered (ms; default: no limit); after that the continuation denies its call. */
+  approvalExpiresAfterMs?: number
 }
 
 /** Options of one `agent.run`. */
@@ -43,8 +55,10 @@ export interface RunOptions {
 
 /** How a run ended, and the whole transcript of the session so far. */
 export interface RunOutcome {
-  kind: 'completed' | 'max-turns' | 'aborted' | 'error' | 'stopped'
+  kind: 'completed' | 'max-turns' | 'aborted' | 'error' | 'stopped' | 'awaiting-approval'
   messages: Message[]
+  /** The calls waiting for approval, in model order, for `awaiting-approval`: answer them with `answerApproval`, then `run()`. */
+  approvals?: ParkedCall[]
   error?: Error
   /** Why a `stopped` run stopped: the call whose result asked it to, and that result's code and message. */
   stop?: { callId: string, tool: string, code?: string, message: string }
@@ -60,7 +74,9 @@ export interface RunOutcome {
 export interface Agent {
   /**
    * Adds `input` as a user message (none when undefined: resume as is) and runs the loop.
-   * The first run of an agent loads its session and repairs calls left without a result.
+   * The first run of an agent loads its session and repairs calls left without a result; a run
+   * without input reads the session afresh and, when it awaits approval, continues the parked
+   * batch first. A run with input on a session awaiting approval is an `error` and writes nothing.
    * Rejects only when called while another run of this agent is in progress.
    */
   run(input?: string | ContentBlock[], options?: RunOptions): Promise<RunOutcome>
@@ -76,6 +92,8 @@ interface Settings {
   maxParallelToolCalls: number
   session: SessionStore
   name: string
+  approvals: ApprovalsMode
+  approvalExpiresAfterMs?: number
 }
 
 /** The text that tells the model the run stopped at its turn limit. */
@@ -104,7 +122,8 @@ export function createAgent(ctx: Context, options: AgentOptions): Agent {
     throw new Error('createAgent(ctx): ctx.tools is missing; call ctx.plugin(kernel) (from @rein/kernel) and await ctx.start() first')
   }
   const tools = batchTools(service)
-  const log = new SessionLog(settings.session)
+  const book = new ApprovalBook(settings.approvals, settings.approvalExpiresAfterMs)
+  const log = new SessionLog(settings.session, book)
   let running = false
   return {
     session: settings.session,
@@ -112,7 +131,7 @@ export function createAgent(ctx: Context, options: AgentOptions): Agent {
       if (running) throw new Error(`agent "${settings.name}" is already running; await the previous run() before starting another`)
       running = true
       try {
-        return await runLoop({ ctx, service, tools, log, settings }, input, runOptions.signal ?? runSignal())
+        return await runLoop({ ctx, service, tools, log, book, settings }, input, runOptions.signal ?? runSignal())
       } finally {
         running = false
       }
@@ -128,20 +147,22 @@ interface LoopEnv {
   service: ToolService
   tools: BatchTools
   log: SessionLog
+  book: ApprovalBook
   settings: Settings
 }
 
 async function runLoop(env: LoopEnv, input: string | ContentBlock[] | undefined, signal?: AbortSignal): Promise<RunOutcome> {
-  const { ctx, service, tools, log, settings } = env
+  const { ctx, service, tools, log, book, settings } = env
   const agent = settings.name
   const runId = randomUUID()
   const events = new AgentEvents(ctx, runId)
   const model = modelOf(settings.provider)
   let steps = 0
-  const end = (kind: RunOutcome['kind'], error?: unknown, stop?: RunOutcome['stop']): RunOutcome => {
+  const end = (kind: RunOutcome['kind'], error?: unknown, stop?: RunOutcome['stop'], approvals?: ParkedCall[]): RunOutcome => {
     const messages = log.messages()
     const outcome: RunOutcome = error === undefined ? { kind, messages } : { kind, messages, error: asError(error) }
     if (stop) outcome.stop = stop
+    if (approvals) outcome.approvals = approvals
     if (kind === 'completed') outcome.text = finalText(messages)
     if (events.listens('agent/run-end')) {
       events.emit('agent/run-end', { runId, agent, at: Date.now(), outcome: kind, error: outcome.error, steps })
@@ -153,63 +174,83 @@ async function runLoop(env: LoopEnv, input: string | ContentBlock[] | undefined,
     events.emit('agent/run-start', { runId, agent, at: Date.now(), observe: (observer) => events.observe(observer) })
   }
   try {
-    await log.open()
-    await repairSession(ctx, log, agent, signal)
+    // A run without input may continue a parked batch: it reads what others wrote meanwhile (answers).
+    await log.open(input === undefined)
+    book.read(log.all)
+    let parked = parkedTurnOf(log.all, book.current)
+    if (parked && input !== undefined) return end('error', awaitingError(log.store.id, parked, book))
+    await repairSession(ctx, log, agent, signal, parked)
     if (settings.system !== undefined && log.all.length === 0) {
       await log.append({ type: 'message', message: { role: 'system', content: settings.system } })
     }
     if (input !== undefined) await log.append({ type: 'message', message: { role: 'user', content: input } })
-    for (let requests = 0; ; requests++) {
-      if (signal?.aborted) return end('aborted')
-      if (requests >= settings.maxTurns) {
-        await log.append({ type: 'message', message: { role: 'user', content: maxTurnsNotice(settings.maxTurns) } })
-        return end('max-turns')
-      }
-      const turn = log.turn + 1
-      const step = ++steps
-      const messages = log.messages()
-      if (events.listens('agent/model-request')) {
-        events.emit('agent/model-request', { runId, agent, turn, step, at: Date.now(), model, messages })
-      }
-      let answer: AssistantMessage
-      let finishReason: string | undefined
-      try {
-        answer = await askModel(settings.provider, { messages, tools: service.specs(), signal },
-          (text) => events.emit('agent/text-delta', { runId, agent, turn, step, text }),
-          (reason) => { finishReason = reason }, service.abandonAfterMs)
-      } catch (error) {
-        if (events.listens('agent/model-response')) {
-          events.emit('agent/model-response', { runId, agent, turn, step, at: Date.now(), model, error: asError(error) })
-        }
-        return signal?.aborted ? end('aborted') : end('error', error)
-      }
-      // Ids repeated within the message are renamed before anything sees it (the transcript must
-      // tell every call's result apart); the scheduler answers the renamed calls INVALID_PLAN.
-      const givenIds = answer.toolCalls ? renameRepeatedIds(answer.toolCalls) : undefined
-      if (events.listens('agent/model-response')) {
-        events.emit('agent/model-response', {
-          runId, agent, turn, step, at: Date.now(), model, message: answer, finishReason, usage: answer.usage,
-        })
-      }
-      const asked = log.append({ type: 'message', turn, message: answer })
-      const calls = answer.toolCalls ?? []
-      if (calls.length === 0) {
-        await asked
-        return end('completed')
-      }
-      asked.catch(() => {}) // awaited below, after the batch: its calls fail with it meanwhile
+    for (let requests = 0; ;) {
+      let turn: number
+      let calls: readonly ToolCall[]
+      let batch: BatchOutcome
       // The turn's closing entries are appended as soon as the last result's append is issued,
       // so that they share its write; they are awaited only once the batch is committed.
       const closing: { entries?: TurnClose } = {}
-      const batch = await runBatch(calls, {
-        tools, events, agent, turn, signal, log: after(asked, log), givenIds, session: log.session,
-        maxParallel: settings.maxParallelToolCalls,
-        close: (results) => { closing.entries = closeTurn(log, turn, results, signal?.aborted === true) },
-      })
-      await asked
+      const batchEnv = {
+        tools, events, agent, signal, session: log.session, approvals: book, maxParallel: settings.maxParallelToolCalls,
+        close: (results: readonly ToolExecutionResult[]) => { closing.entries = closeTurn(log, turn, results, signal?.aborted === true) },
+      }
+      if (parked) {
+        // The batch that parked, again: its results stand, the rest runs (answered), parks again or is denied (expired).
+        ({ turn, calls } = parked)
+        const resume = continuationOf(log.all, parked, book.current, Date.now())
+        parked = undefined
+        batch = await runBatch(calls, { ...batchEnv, log, turn, resume })
+      } else {
+        if (signal?.aborted) return end('aborted')
+        if (requests >= settings.maxTurns) {
+          await log.append({ type: 'message', message: { role: 'user', content: maxTurnsNotice(settings.maxTurns) } })
+          return end('max-turns')
+        }
+        requests++
+        turn = log.turn + 1
+        const step = ++steps
+        const messages = log.messages()
+        if (events.listens('agent/model-request')) {
+          events.emit('agent/model-request', { runId, agent, turn, step, at: Date.now(), model, messages })
+        }
+        let answer: AssistantMessage
+        let finishReason: string | undefined
+        try {
+          answer = await askModel(settings.provider, { messages, tools: service.specs(), signal },
+            (text) => events.emit('agent/text-delta', { runId, agent, turn, step, text }),
+            (reason) => { finishReason = reason }, service.abandonAfterMs)
+        } catch (error) {
+          if (events.listens('agent/model-response')) {
+            events.emit('agent/model-response', { runId, agent, turn, step, at: Date.now(), model, error: asError(error) })
+          }
+          return signal?.aborted ? end('aborted') : end('error', error)
+        }
+        // Ids repeated within the message are renamed before anything sees it (the transcript must
+        // tell every call's result apart); the scheduler answers the renamed calls INVALID_PLAN.
+        const givenIds = answer.toolCalls ? renameRepeatedIds(answer.toolCalls) : undefined
+        if (events.listens('agent/model-response')) {
+          events.emit('agent/model-response', {
+            runId, agent, turn, step, at: Date.now(), model, message: answer, finishReason, usage: answer.usage,
+          })
+        }
+        const asked = log.append({ type: 'message', turn, message: answer })
+        calls = answer.toolCalls ?? []
+        if (calls.length === 0) {
+          await asked
+          return end('completed')
+        }
+        asked.catch(() => {}) // awaited below, after the batch: its calls fail with it meanwhile
+        batch = await runBatch(calls, { ...batchEnv, log: after(asked, log), turn, givenIds })
+        await asked
+      }
       if (batch.kind === 'failed') {
         events.emit('agent/turn-end', { runId, agent, turn, calls: calls.length, outcome: 'failed' })
         return end('error', batch.error)
+      }
+      if (batch.kind === 'parked') {
+        events.emit('agent/turn-end', { runId, agent, turn, calls: calls.length, outcome: 'parked' })
+        return end('awaiting-approval', undefined, undefined, [...batch.parked])
       }
       const { outcome, written } = closing.entries!
       await written
@@ -262,6 +303,16 @@ function after(asked: Promise<unknown>, log: SessionLog): { append(entry: NewSes
   }
 }
 
+/** The error of a run given input while its session awaits approval. */
+function awaitingError(session: string, parked: ParkedTurn, book: ApprovalBook): Error {
+  const ids = [...parked.continuing].flatMap((index) => {
+    const record = book.current.byCall.get(`${parked.turn}:${index}`)
+    return record && !record.answer ? [record.request.id] : []
+  })
+  return new Error(`session ${session} awaits approval (${ids.length === 0 ? 'answered, not yet continued' : `pending: ${ids.join(', ')}`}); ` +
+    'answer each request (answerApproval), then continue it with run() and no input; nothing was written')
+}
+
 function checkOptions(options: AgentOptions): Settings {
   const where = 'createAgent(ctx, options)'
   if (typeof options?.provider?.generate !== 'function') {
@@ -291,7 +342,19 @@ function checkOptions(options: AgentOptions): Settings {
     maxParallelToolCalls: count('maxParallelToolCalls', 10),
     session,
     name: options.name ?? 'agent',
+    approvals: approvalsModeOf(options.approvals),
+    approvalExpiresAfterMs: expiryOf(options.approvalExpiresAfterMs),
   }
+}
+
+function approvalsModeOf(mode: unknown): ApprovalsMode {
+  if (mode === undefined || mode === 'ask' || mode === 'park') return mode ?? 'ask'
+  throw new TypeError(`createAgent(ctx, options): options.approvals must be 'ask' or 'park' (got ${JSON.stringify(mode)})`)
+}
+
+function expiryOf(ms: unknown): number | undefined {
+  if (ms === undefined || (Number.isInteger(ms) && (ms as number) > 0)) return ms as number | undefined
+  throw new TypeError(`createAgent(ctx, options): options.approvalExpiresAfterMs must be a whole number of milliseconds above 0 (got ${JSON.stringify(ms)})`)
 }
 
 /** The provider's model name, when it exposes a string `model` (as `@rein/provider-openai` does). */

@@ -10,6 +10,8 @@ export { createAgent, maxTurnsNotice, type Agent, type AgentOptions, type RunOpt
 export { memorySession, type SessionStore, type SessionEntry, type NewSessionEntry, type LoggedCall } from './session.js'
 export type { TurnOutcome, CallTiming } from '@rein/types'
 export { jsonlSession } from './jsonl-session.js'
+export { answerApproval, pendingApprovals, type AnswerOptions, type PendingApproval } from './approvals.js'
+export type { ParkedCall, ApprovalsMode } from './approval-book.js'
 export { stateOf } from './session-state.js'
 export { redactedSession, redactEntry, type TextRedactor } from './session-redact.js'
 export { parseSessionLog, readSession, SessionLogError, type SessionLogContents } from './session-file.js'

@@ -8,16 +8,23 @@
  * Abort: stop starting, let started calls drain, settle unstarted ones ABORTED_BEFORE_DISPATCH.
  * A failure of the scheduler itself: stop starting, let started calls settle, fabricate nothing.
  * Each call's facts go with its entries: `tool/call` has `at` (its start) and `mode`; its
- * `tool/result` has `timing` (start, body start and end from the stage hooks, final) and `meta`.
+ * `tool/result` has `timing` (start, body start and end from the stage hooks, final) and `meta`,
+ * and the value of a success that a later call references.
+ * A call that parks for approval (`APPROVAL_PARKED`) gets an `approval/request` instead of a
+ * result; the calls that depend on it or wait behind its barrier are held (nothing of them is
+ * logged), every other call runs. A continuation (`resume`) starts from the results a batch
+ * already has: those calls never run again.
  */
 import {
-  ABORTED_BEFORE_DISPATCH, DEPENDENCY_FAILED, INVALID_PLAN, Messages, codeOf,
+  ABORTED_BEFORE_DISPATCH, APPROVAL_PARKED, DEPENDENCY_FAILED, INVALID_PLAN, Messages, TOOL_DENIED, codeOf,
   type ExecuteOptions, type ExecutionMode, type Json, type SessionRef, type ToolCall, type ToolExecutionResult, type ToolFailure,
 } from '@rein/kernel'
+import type { ApprovalBook, ParkedCall } from './approval-book.js'
 import { Barrier } from './barrier.js'
 import { CommitCursor } from './commit.js'
 import type { AgentEvents } from './events.js'
 import { PostGate, PreGate } from './gates.js'
+import type { Continuation } from './parked-turn.js'
 import { planBatch, type Plan } from './plan.js'
 import { ReadyQueue } from './ready-queue.js'
 import { substitute } from './references.js'
@@ -45,6 +52,10 @@ export interface BatchEnv {
    * after a scheduler failure.
    */
   close?: (results: readonly ToolExecutionResult[]) => void
+  /** The session's approvals: what a call that parks records. Without it, nothing parks (the kernel denies). */
+  approvals?: ApprovalBook
+  /** Continuing a batch that parked: the results it has, and the requests that expired. */
+  resume?: Continuation
 }
 
 /** The failure a `DEPENDENCY_FAILED` call passes on: the call whose own failure started it, and its message. */
@@ -53,9 +64,14 @@ interface Cause {
   message: string
 }
 
-/** `committed`: every call has its result in the log. `failed`: the scheduler stopped; see `error`. */
+/**
+ * `committed`: every call has its result in the log. `parked`: some calls wait for approval
+ * (`parked`, in model order; their requests are in the log), the calls behind them wait too, the
+ * others' results are in the log. `failed`: the scheduler stopped; see `error`.
+ */
 export type BatchOutcome =
   | { kind: 'committed', results: readonly ToolExecutionResult[] }
+  | { kind: 'parked', parked: readonly ParkedCall[] }
   | { kind: 'failed', error: Error }
 
 /** Runs and commits the batch; resolves when every started call is final and committed. */
@@ -69,7 +85,8 @@ class Batch implements SlotOwner {
   private readonly ready = new ReadyQueue()
   private readonly pre: PreGate
   private readonly post: PostGate
-  private readonly cursor: CommitCursor<ToolExecutionResult>
+  /** What each call commits, in model order: its result, or `null` for nothing (committed before, or held). */
+  private readonly cursor: CommitCursor<ToolExecutionResult | null>
   private readonly barrier: Barrier
   private readonly uncover = (index: number) => this.tryReady(this.slots[index])
   private inFlight = 0
@@ -78,6 +95,9 @@ class Batch implements SlotOwner {
   private failure: Error | undefined
   /** Why each call settled `DEPENDENCY_FAILED` failed, by index (made at the first such call). */
   private causes: Map<number, Cause> | undefined
+  /** The calls that parked, by index, and the lowest of them (no exclusive call after it starts). */
+  private parked: Map<number, ParkedCall> | undefined
+  private firstParked = Number.POSITIVE_INFINITY
   private done!: () => void
   private readonly finished = new Promise<void>((resolve) => { this.done = resolve })
 
@@ -98,31 +118,51 @@ class Batch implements SlotOwner {
     try {
       this.guard(() => this.begin())
       await this.finished
-      if (!this.failure && this.env.close) this.guard(() => this.env.close!(this.slots.map((slot) => slot.result!)))
+      if (!this.failure && !this.parked && this.env.close) this.guard(() => this.env.close!(this.slots.map((slot) => slot.result!)))
       await this.cursor.drained()
     } finally {
       signal?.removeEventListener('abort', onAbort)
     }
     if (this.failure) return { kind: 'failed', error: this.failure }
+    if (this.parked) return { kind: 'parked', parked: [...this.parked.keys()].sort((a, b) => a - b).map((i) => this.parked!.get(i)!) }
     return { kind: 'committed', results: this.slots.map((slot) => slot.result!) }
   }
 
   private begin(): void {
     if (this.open === 0) return this.done()
+    const resume = this.env.resume
+    if (resume) {
+      if (resume.causes.size > 0) this.causes = new Map(resume.causes)
+      // Every result from before is in place before any is passed on, so none is settled twice.
+      for (const [index, result] of resume.results) this.settleBefore(this.slots[index], result)
+      for (const index of resume.results.keys()) this.passOn(this.slots[index], this.slots[index].result!)
+    }
     if (this.env.signal?.aborted) return this.abort()
     for (const slot of this.slots) {
-      if (slot.plan.invalid !== undefined) this.settleEarly(slot, INVALID_PLAN, slot.plan.invalid)
+      if (slot.state !== 'waiting') continue
+      const expired = resume?.expired.get(slot.plan.index)
+      if (expired !== undefined) this.settleEarly(slot, TOOL_DENIED, expired)
+      else if (slot.plan.invalid !== undefined) this.settleEarly(slot, INVALID_PLAN, slot.plan.invalid)
       else if (slot.depsLeft === 0) this.depsReady(slot)
     }
     this.barrier.advance(this.uncover)
     this.tryReady(this.slots[this.post.frontier])
     this.pump()
+    if (this.open === 0) this.done()
+  }
+
+  /** A call that has its result from before (a continuation): final at once; it is not logged, run or committed again. */
+  private settleBefore(slot: Slot, result: ToolExecutionResult): void {
+    slot.state = 'final'
+    slot.result = result
+    this.release(slot)
+    this.cursor.offer(slot.plan.index, null)
   }
 
   private tryReady(slot: Slot | undefined): void {
     if (!slot || slot.state !== 'waiting' || this.stopping || slot.depsLeft > 0 || slot.mode === 'pending') return
     const index = slot.plan.index
-    if (slot.mode === 'parallel' ? index >= this.barrier.position : index !== this.post.frontier) return
+    if (slot.mode === 'parallel' ? index >= this.barrier.position : index !== this.post.frontier || index > this.firstParked) return
     slot.state = 'queued'
     this.ready.push(index)
   }
@@ -219,10 +259,11 @@ class Batch implements SlotOwner {
   }
 
   private onFinal(slot: Slot, result: ToolExecutionResult): void {
-    const { index, call, dependents } = slot.plan
+    const { index, call } = slot.plan
     slot.state = 'final'
     slot.result = result
     const timing = slot.timing = slot.clock.final()
+    if (codeOf(result) === APPROVAL_PARKED && this.env.approvals) this.park(slot)
     this.release(slot)
     const { turn, agent, events } = this.env
     if (events.listens('agent/call-end')) {
@@ -233,6 +274,16 @@ class Batch implements SlotOwner {
       })
     }
     this.cursor.offer(index, result)
+    if (!slot.parked) this.passOn(slot, result)
+    this.tryReady(this.slots[this.post.frontier])
+    this.pump()
+    if (this.parked) this.holdTheRest()
+    if (this.open === 0) this.done()
+  }
+
+  /** A final call's dependents learn its outcome (ready, or DEPENDENCY_FAILED), and its barrier opens. */
+  private passOn(slot: Slot, result: ToolExecutionResult): void {
+    const { index, call, dependents } = slot.plan
     let cause: Cause | undefined
     for (const d of this.stopping ? [] : dependents) {
       const dependent = this.slots[d]
@@ -242,8 +293,45 @@ class Batch implements SlotOwner {
       else if (dependent.depsLeft === 0) this.depsReady(dependent)
     }
     if (this.barrier.isBlocking(index)) this.barrier.resolve(index, this.uncover)
-    this.tryReady(this.slots[this.post.frontier])
-    this.pump()
+  }
+
+  /**
+   * The call parked: it keeps its barrier (nothing passes it), every call depending on it, however
+   * indirectly, is held at once (so no post-execute turn waits for them), and no exclusive call
+   * after it starts. What it records is the book's to say: the request standing for it, or a new one.
+   */
+  private park(slot: Slot): void {
+    const { index, call } = slot.plan
+    slot.parked = true
+    this.firstParked = Math.min(this.firstParked, index)
+    const { entry, parked } = this.env.approvals!.park(this.env.turn, index, call, slot.args as { [key: string]: Json }, Date.now())
+    ;(this.parked ??= new Map()).set(index, parked)
+    slot.request = entry
+    const behind = [...slot.plan.dependents]
+    while (behind.length > 0) {
+      const dependent = this.slots[behind.pop()!]
+      if (dependent.state !== 'waiting') continue
+      this.hold(dependent)
+      behind.push(...dependent.plan.dependents)
+    }
+  }
+
+  /** A call that waits behind a parked one: nothing of it is logged or committed in this run. */
+  private hold(slot: Slot): void {
+    slot.state = 'held'
+    this.open--
+    this.post.finish(slot.plan.index)
+    this.cursor.offer(slot.plan.index, null)
+  }
+
+  /**
+   * Once nothing is queued or on its way (every started call waits for its post-execute turn, if
+   * any is started at all), every call still waiting waits behind a parked one: held.
+   */
+  private holdTheRest(): void {
+    if (this.open === 0 || this.ready.size > 0 || this.stopping) return
+    for (const slot of this.slots) if (slot.state === 'queued' || (slot.state === 'started' && !this.post.isWaiting(slot.plan.index))) return
+    for (const slot of this.slots) if (slot.state === 'waiting') this.hold(slot)
     if (this.open === 0) this.done()
   }
 
@@ -326,9 +414,11 @@ class Batch implements SlotOwner {
     }
   }
 
-  private commit(index: number, result: ToolExecutionResult): Promise<unknown> {
+  private commit(index: number, result: ToolExecutionResult | null): Promise<unknown> {
     const slot = this.slots[index]
-    const entry = resultEntry(this.env.turn, index, slot.plan.call.id, result, slot.timing)
+    if (result === null) return Promise.resolve()
+    if (slot.parked) return this.env.log.append(slot.request!)
+    const entry = resultEntry(this.env.turn, index, slot.plan.call.id, result, slot.timing, slot.plan.dependents.length > 0)
     entry.at = Date.now() // as the log would stamp it, but without it copying the entry to do so
     return this.env.log.append(entry)
   }
@@ -353,7 +443,10 @@ class Batch implements SlotOwner {
   postTurn(slot: Slot): Promise<void> | undefined {
     this.leavePre(slot)
     this.guard(() => this.leavePool(slot))
-    return this.post.enter(slot.plan.index, slot.plan.dependents.length > 0)
+    const turn = this.post.enter(slot.plan.index, slot.plan.dependents.length > 0)
+    // It may wait for a call that will be held (a settled call does not wait for barriers).
+    if (turn && this.parked) queueMicrotask(() => this.guard(() => this.holdTheRest()))
+    return turn
   }
 
   /**

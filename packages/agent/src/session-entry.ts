@@ -1,5 +1,6 @@
 /**
- * The shape of a session entry (`message`, `tool/call`, `tool/result`, `turn/end`, `state`), checked in one place: the JSONL reader, the agent's load of
+ * The shape of a session entry (`message`, `tool/call`, `tool/result`, `turn/end`, `state`,
+ * `approval/request`, `approval/answer`), checked in one place: the JSONL reader, the agent's load of
  * any store and other readers of a log all ask `sessionEntryProblem`, so a session is either
  * read whole and well-formed or refused at the first thing wrong. Extra fields are allowed
  * (a newer writer may add facts); a known field of the wrong shape, an unknown `type` or a
@@ -11,7 +12,7 @@ import { isContentBlock, snapshot } from '@rein/kernel'
 type Problem = string | undefined
 type Fields = Record<string, unknown>
 
-const TYPES = '"message", "tool/call", "tool/result", "turn/end" or "state"'
+const TYPES = '"message", "tool/call", "tool/result", "turn/end", "state", "approval/request" or "approval/answer"'
 const ROLES = '"system", "user", "assistant" or "tool"'
 const BLOCK = 'a content block ({ type: "text", text } or { type: "image", data, mimeType })'
 
@@ -57,6 +58,7 @@ function shapeProblem(entry: Fields): Problem {
         ?? field('concludesTurn', entry.concludesTurn, 'true', (v) => v === true, true)
         ?? timingProblem(entry.timing)
         ?? field('meta', entry.meta, 'an object', isObject, true)
+        ?? field('value', entry.value, 'a JSON value', isJsonValue, true)
     case 'turn/end':
       return field('turn', entry.turn, 'a whole number of at least 1', (v) => isWhole(v, 1))
         ?? oneOf('outcome', entry.outcome, ['committed', 'aborted', 'repaired'])
@@ -64,6 +66,20 @@ function shapeProblem(entry: Fields): Problem {
       return field('plugin', entry.plugin, 'a non-empty string (the plugin the state belongs to)', (v) => isString(v) && v !== '')
         ?? field('key', entry.key, 'a string', isString)
         ?? field('value', entry.value, 'a JSON value', isJsonValue)
+    case 'approval/request':
+      return field('id', entry.id, 'a non-empty string (the request\'s id)', isId)
+        ?? turnAndIndex(entry)
+        ?? field('callId', entry.callId, 'a string', isString)
+        ?? field('tool', entry.tool, 'a string', isString)
+        ?? field('arguments', entry.arguments, 'an object of JSON values', (v) => isObject(v) && isJsonValue(v))
+        ?? field('rule', entry.rule, 'a string', isString)
+        ?? field('reason', entry.reason, 'a string', isString, true)
+        ?? field('expiresAt', entry.expiresAt, 'a time in ms since the epoch', isFiniteNumber, true)
+    case 'approval/answer':
+      return field('id', entry.id, 'a non-empty string (the request\'s id)', isId)
+        ?? oneOf('answer', entry.answer, ['allow-once', 'allow-session', 'deny'])
+        ?? field('by', entry.by, 'a string', isString, true)
+        ?? field('at', entry.at, 'a time in ms since the epoch', isFiniteNumber)
     case undefined:
       return `"type" is missing, expected ${TYPES}`
     default:
@@ -197,6 +213,10 @@ function isJsonValue(value: unknown): boolean {
 
 function isObject(value: unknown): value is Fields {
   return typeof value === 'object' && value !== null && !Array.isArray(value)
+}
+
+function isId(value: unknown): value is string {
+  return typeof value === 'string' && value !== ''
 }
 
 function isString(value: unknown): value is string {

@@ -3,12 +3,14 @@
  * text, so every offset is a byte offset: a torn tail (the last line, without its newline and
  * not valid JSON: a write a crash cut short) ends at exactly the byte where the whole lines
  * end, whatever those lines hold. Every whole line must be a valid entry, in `seq` order;
- * anything else is damage, thrown as `SessionLogError` (`<file>:<line>: <what is wrong>`).
+ * anything else is damage, thrown as `SessionLogError` (`<file>:<line>: <what is wrong>`), and so
+ * is an approval entry that breaks the rules of approvals (`approval-entries.ts`): a forged answer.
  * Nothing is skipped, and nothing here writes.
  */
 import { isUtf8 } from 'node:buffer'
 import { readSessionFile } from './jsonl-file.js'
 import type { SessionEntry } from './session.js'
+import { ApprovalLedger } from './approval-entries.js'
 import { sessionEntryProblem } from './session-entry.js'
 
 /** A damaged session log: `message` is `<file>:<line>: <problem>`. */
@@ -43,6 +45,7 @@ const NOT_JSON: unique symbol = Symbol('not JSON')
 export function parseSessionLog(data: Uint8Array | string, file: string): SessionLogContents {
   const bytes = typeof data === 'string' ? Buffer.from(data, 'utf8') : Buffer.from(data.buffer, data.byteOffset, data.byteLength)
   const entries: SessionEntry[] = []
+  const ledger = new ApprovalLedger()
   let start = 0
   for (let line = 1; start < bytes.length; line++) {
     const newline = bytes.indexOf(NEWLINE, start)
@@ -57,7 +60,7 @@ export function parseSessionLog(data: Uint8Array | string, file: string): Sessio
       }
       if (value === NOT_JSON) throw new SessionLogError(file, line, 'not a JSON session entry, nor the start of one an interrupted append left (is this a session log?)')
       if (!isUtf8(tail)) throw new SessionLogError(file, line, 'not valid UTF-8 text')
-      entries.push(checked(value, file, line, entries.at(-1)?.seq))
+      entries.push(checked(value, file, line, entries.at(-1)?.seq, ledger))
       return { entries, validBytes: bytes.length, totalBytes: bytes.length, unterminated: true }
     }
     const text = bytes.subarray(start, newline)
@@ -65,7 +68,7 @@ export function parseSessionLog(data: Uint8Array | string, file: string): Sessio
     if (!isUtf8(text)) throw new SessionLogError(file, line, 'not valid UTF-8 text')
     const value = parseJson(text)
     if (value === NOT_JSON) throw new SessionLogError(file, line, 'not a JSON session entry (the line is not valid JSON)')
-    entries.push(checked(value, file, line, entries.at(-1)?.seq))
+    entries.push(checked(value, file, line, entries.at(-1)?.seq, ledger))
     start = newline + 1
   }
   return { entries, validBytes: bytes.length, totalBytes: bytes.length, unterminated: false }
@@ -81,8 +84,8 @@ export async function readSession(path: string): Promise<SessionLogContents> {
   return parseSessionLog(await readSessionFile(path), path)
 }
 
-function checked(value: unknown, file: string, line: number, previousSeq?: number): SessionEntry {
-  const problem = sessionEntryProblem(value, previousSeq)
+function checked(value: unknown, file: string, line: number, previousSeq: number | undefined, ledger: ApprovalLedger): SessionEntry {
+  const problem = sessionEntryProblem(value, previousSeq) ?? ledger.problem(value as SessionEntry)
   if (problem !== undefined) throw new SessionLogError(file, line, problem)
   return value as SessionEntry
 }

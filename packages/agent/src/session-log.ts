@@ -7,8 +7,9 @@
  * store loads is checked entry by entry (shape and `seq` order) before the agent uses any of
  * it, whichever store it is: a damaged session ends the run `error`, never a broken transcript.
  */
-import { deepFreeze, type Message, type SessionRef } from '@rein/kernel'
+import { deepFreeze, type Message, type SessionApprovals, type SessionRef } from '@rein/kernel'
 import type { NewSessionEntry, SessionEntry, SessionStore } from './session.js'
+import { ApprovalLedger } from './approval-entries.js'
 import { sessionEntryProblem } from './session-entry.js'
 import { PluginState } from './session-state.js'
 import { buildMessages, lastTurn, turnOf } from './transcript.js'
@@ -30,13 +31,18 @@ export class SessionLog {
   /** What every call of this session carries as `exec.session`: the store's id and the plugins' state. */
   readonly session: SessionRef
 
-  constructor(readonly store: SessionStore) {
-    this.session = Object.freeze({ id: store.id, state: this.state })
+  /** `approvals`: what the session's calls see as `exec.session.approvals`. */
+  constructor(readonly store: SessionStore, approvals?: SessionApprovals) {
+    this.session = Object.freeze(approvals ? { id: store.id, state: this.state, approvals } : { id: store.id, state: this.state })
   }
 
-  /** Reads the store once, on the agent's first run; throws, keeping nothing, when an entry is not valid. */
-  async open(): Promise<void> {
-    if (this.loaded) return
+  /**
+   * Reads the store on the agent's first run, and again when `afresh` (entries another writer
+   * added meanwhile, such as an approval's answer, are seen); throws, keeping nothing, when an
+   * entry is not valid.
+   */
+  async open(afresh = false): Promise<void> {
+    if (this.loaded && !afresh) return
     const entries = checked(await this.store.load())
     this.entries = entries.map((entry) => deepFreeze(entry))
     this.highestTurn = lastTurn(this.entries)
@@ -87,8 +93,9 @@ export class SessionLog {
 /** The entries a store loaded, once each is known to be valid and in `seq` order. */
 function checked(loaded: unknown): SessionEntry[] {
   if (!Array.isArray(loaded)) throw new Error('the session store\'s load() did not resolve an array of entries')
+  const ledger = new ApprovalLedger()
   loaded.forEach((entry, i) => {
-    const problem = sessionEntryProblem(entry, i === 0 ? undefined : (loaded[i - 1] as SessionEntry).seq)
+    const problem = sessionEntryProblem(entry, i === 0 ? undefined : (loaded[i - 1] as SessionEntry).seq) ?? ledger.problem(entry as SessionEntry)
     if (problem !== undefined) throw new Error(`session entry ${i + 1} of ${loaded.length}, as the store loaded it: ${problem}`)
   })
   return loaded

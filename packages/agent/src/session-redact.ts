@@ -58,6 +58,8 @@ export function redactEntry(entry: NewSessionEntry, redact: TextRedactor): NewSe
       return out
     }
     case 'tool/call':
+    case 'approval/request': // the call's arguments, as on its tool/call entry
+    case 'approval/answer':
     case 'turn/end':
     case 'state': // plugins' own facts (counts, answers), never tool output
       return entry

@@ -5,13 +5,16 @@
  * the in-memory store: stored). `memorySession()` keeps entries in this process only.
  * A `state` entry holds one value of a plugin's per-session state (`exec.session.state`, DESIGN.md
  * §7.1): `plugin`, `key` and the JSON `value`; the latest entry for a key wins.
+ * `approval/request` and `approval/answer` entries hold durable approvals (DESIGN.md §7.2,
+ * `approval-entries.ts`): a call that parked, bound to its tool, canonical arguments and the
+ * asking rule, and the one answer a person gave it.
  * The agent also writes the facts a timeline needs (all optional: older sessions lack them):
  * `at` on every entry (ms since the epoch, when appended), `mode` on `tool/call` (as classified
  * when the call started), and `timing` (`CallTiming`) and `meta` (plugins' facts) on `tool/result`.
  */
 import { randomUUID } from 'node:crypto'
 import {
-  codeOf, deepFreeze, type ContentBlock, type ExecutionMode, type Json, type Message, type ToolExecutionResult, type ToolMessage,
+  codeOf, deepFreeze, type ApprovalAnswer, type ContentBlock, type ExecutionMode, type Json, type Message, type ToolExecutionResult, type ToolMessage,
 } from '@rein/kernel'
 import type { CallTiming, TurnOutcome } from '@rein/types'
 
@@ -32,10 +35,22 @@ export type SessionEntry =
   | {
     seq: number, type: 'tool/result', turn: number, index: number, message: ToolMessage,
     code?: string, additionalContexts?: ContentBlock[], concludesTurn?: true,
-    timing?: CallTiming, meta?: Record<string, Json>, at?: number
+    timing?: CallTiming, meta?: Record<string, Json>, at?: number,
+    /** The call's value, kept when a later call of its batch references it (`${id.result}`), for a continuation to substitute. */
+    value?: Json
   }
   | { seq: number, type: 'turn/end', turn: number, outcome: TurnOutcome, at?: number }
   | { seq: number, type: 'state', plugin: string, key: string, value: Json, at?: number }
+  | {
+    seq: number, type: 'approval/request', id: string, turn: number, index: number, callId: string, tool: string,
+    /** The parsed arguments the call would run with. */
+    arguments: { [key: string]: Json },
+    /** What the approval service said asked (its rule): an answer applies only while the call asks under the same one. */
+    rule: string, reason?: string,
+    /** After this (ms since the epoch) the request can no longer be answered, and the continuation denies the call. */
+    expiresAt?: number, at?: number
+  }
+  | { seq: number, type: 'approval/answer', id: string, answer: ApprovalAnswer, by?: string, at: number }
 
 type WithoutSeq<T> = T extends unknown ? Omit<T, 'seq'> : never
 
@@ -93,9 +108,10 @@ export function memorySession(): SessionStore {
 
 /**
  * The `tool/result` entry for call `index` of `turn`: what the model is shown, its code, the
- * facts plugins recorded (`result.meta`) and, for a call this process ran, its `timing`.
+ * facts plugins recorded (`result.meta`) and, for a call this process ran, its `timing`; with
+ * `keepValue`, a success's value (a later call of the batch references it).
  */
-export function resultEntry(turn: number, index: number, callId: string, result: ToolExecutionResult, timing?: CallTiming): NewSessionEntry {
+export function resultEntry(turn: number, index: number, callId: string, result: ToolExecutionResult, timing?: CallTiming, keepValue = false): NewSessionEntry {
   const entry: NewSessionEntry & { type: 'tool/result' } = {
     type: 'tool/result', turn, index,
     message: { role: 'tool', toolCallId: callId, content: result.content, isError: result.isError },
@@ -106,5 +122,6 @@ export function resultEntry(turn: number, index: number, callId: string, result:
   if (!result.isError && result.concludesTurn) entry.concludesTurn = true
   if (timing) entry.timing = timing
   if (result.meta && Object.keys(result.meta).length > 0) entry.meta = result.meta
+  if (keepValue && !result.isError) entry.value = result.value
   return entry
 }

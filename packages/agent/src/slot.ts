@@ -8,9 +8,13 @@ import type { StageCallbacks, ToolExecutionResult } from '@rein/kernel'
 import { CallClock } from './call-clock.js'
 import type { Mode, PlannedCall } from './plan.js'
 import type { CallTiming } from '@rein/types'
+import type { NewSessionEntry } from './session.js'
 
-/** Where a call is: not startable yet, ready, started (logged), final, or given up (a gap). */
-export type SlotState = 'waiting' | 'queued' | 'started' | 'final' | 'abandoned'
+/**
+ * Where a call is: not startable yet, ready, started (logged), final, given up (a gap), or held
+ * (it waits behind a call that parked for approval: nothing of it is logged in this run).
+ */
+export type SlotState = 'waiting' | 'queued' | 'started' | 'final' | 'abandoned' | 'held'
 
 /** What the batch does when a slot's stage hooks fire. */
 export interface SlotOwner {
@@ -31,6 +35,10 @@ export class Slot implements StageCallbacks {
   readonly clock = new CallClock()
   timing?: CallTiming
   result?: ToolExecutionResult
+  /** It parked for approval (`APPROVAL_PARKED`): a request is recorded instead of a result. */
+  parked = false
+  /** The request a parked call records (the one standing for it again, or a new one). */
+  request?: NewSessionEntry
 
   constructor(readonly plan: PlannedCall, private readonly owner: SlotOwner) {
     this.depsLeft = plan.deps.length

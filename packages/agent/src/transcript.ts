@@ -67,7 +67,7 @@ export function lastTurn(entries: readonly SessionEntry[]): number {
   return turn
 }
 
-/** The turn an entry belongs to; none for a `state` entry or a message outside any turn. */
+/** The turn an entry belongs to; none for a `state` entry, an approval's answer or a message outside any turn. */
 export function turnOf(entry: SessionEntry): number | undefined {
-  return entry.type === 'state' ? undefined : entry.turn
+  return entry.type === 'state' || entry.type === 'approval/answer' ? undefined : entry.turn
 }

@@ -190,7 +190,7 @@ describe('jsonlSession on a damaged log: the file is refused, naming file and li
 
   it('an entry of an unknown type', () =>
     expectDamage(`${whole()}{"seq":6,"type":"note","text":"hi"}\n`, 6,
-      '"type" is "note", expected "message", "tool/call", "tool/result", "turn/end" or "state"'))
+      '"type" is "note", expected "message", "tool/call", "tool/result", "turn/end", "state", "approval/request" or "approval/answer"'))
 
   it('a tool/result whose message is not a tool result', () =>
     expectDamage(`${whole()}${line({ type: 'tool/result', turn: 1, index: 1, message: { role: 'tool', toolCallId: 'c2', content: 'text' } }, 6)}`, 6,

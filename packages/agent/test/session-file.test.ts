@@ -53,8 +53,8 @@ describe('parseSessionLog', () => {
     expect(error).toBeInstanceOf(SessionLogError)
     expect(error).toMatchObject({
       name: 'SessionLogError', file: FILE, line: 2,
-      problem: '"type" is missing, expected "message", "tool/call", "tool/result", "turn/end" or "state"',
-      message: `${FILE}:2: "type" is missing, expected "message", "tool/call", "tool/result", "turn/end" or "state"`,
+      problem: '"type" is missing, expected "message", "tool/call", "tool/result", "turn/end", "state", "approval/request" or "approval/answer"',
+      message: `${FILE}:2: "type" is missing, expected "message", "tool/call", "tool/result", "turn/end", "state", "approval/request" or "approval/answer"`,
     })
   })
 

@@ -34,6 +34,8 @@ export const INVALID_PLAN = 'INVALID_PLAN'
 export const TOOL_NOT_STARTED = 'TOOL_NOT_STARTED'
 /** On resume: the call started but left no durable result; it may or may not have run. */
 export const TOOL_OUTCOME_UNKNOWN = 'TOOL_OUTCOME_UNKNOWN'
+/** The call waits for a person's approval, recorded in its session (DESIGN.md §7.2). Final: post-execute does not run. */
+export const APPROVAL_PARKED = 'APPROVAL_PARKED'
 /** A per-session budget (calls, calls of one tool, body time, cost) is spent: `@rein/plugin-budget`. */
 export const BUDGET_EXCEEDED = 'BUDGET_EXCEEDED'
 /** The same tool with the same arguments, called again and again: `@rein/plugin-budget`'s loop breaker. */
@@ -56,6 +58,7 @@ export const ResultCodes = {
   INVALID_PLAN,
   TOOL_NOT_STARTED,
   TOOL_OUTCOME_UNKNOWN,
+  APPROVAL_PARKED,
 } as const
 
 export type ResultCode = typeof ResultCodes[keyof typeof ResultCodes]

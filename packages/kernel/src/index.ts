@@ -30,7 +30,7 @@ export { defineTool, renderValue, type ToolDefinition, type JsonSchema, type Rec
 export { idempotencyKeyOf } from './exec.js'
 export type { ToolService } from './service.js'
 export type { Guard } from './pipeline.js'
-export type { ApprovalAnswer, ApprovalPrompt, ApprovalRequest, ApprovalService } from './approval.js'
+export type { ApprovalAnswer, ApprovalPrompt, ApprovalReply, ApprovalRequest, ApprovalService, RecordedApproval, SessionApprovals } from '@rein/types'
 export { ToolDefinitionError } from './registry.js'
 export { CodedError } from './coded-error.js'
 export { failure, codeOf, isContent, isContentBlock, finalizeContent, ABANDONED_NAMES, bodyMayStillRun, knownDecision } from './results.js'

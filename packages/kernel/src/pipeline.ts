@@ -8,7 +8,7 @@ import { ABORTED_FIRST, AbortWatch, abandoned, settleWithin, untilAborted } from
 import { runBody } from './body.js'
 import type { Chains } from './chains.js'
 import {
-  ABORTED_BEFORE_DISPATCH, INVALID_ARGS, Messages, PIPELINE_FAILED, TOOL_DENIED,
+  ABORTED_BEFORE_DISPATCH, APPROVAL_PARKED, INVALID_ARGS, Messages, PIPELINE_FAILED, TOOL_DENIED,
   TOOL_NOT_STARTED, TOOL_OUTCOME_UNKNOWN, UNKNOWN_TOOL,
 } from './codes.js'
 import { checkWith, compose, type ChainEntry } from './compose.js'
@@ -18,7 +18,7 @@ import { HOOKS, type HandOffHandler, type OnionHooks } from './hooks.js'
 import { messageOf, readSafely } from './hostile.js'
 import { applyChecked, argumentsOf, EMPTY_ARGS, isArgumentsRule, type Arguments } from './arguments.js'
 import { deepFreeze, snapshot } from './json.js'
-import type { ApprovalService } from './approval.js'
+import type { ApprovalService } from '@rein/types'
 import type { RegisteredTool, ToolRegistry } from './registry.js'
 import {
   ACCEPTED, ALLOW, ALLOWED, abortedFrom, applyPost, failure, finalizeContent, internalFailure, postDecisionOf, preDecisionOf, resultOf, stageFailure, unreachable,
@@ -194,7 +194,11 @@ export class Pipeline {
     })
   }
 
-  /** An `ask` goes to the approval service (absent, throwing or deny: `TOOL_DENIED`); an abort while it is pending wins. */
+  /**
+   * An `ask` goes to the approval service (absent, throwing or deny: `TOOL_DENIED`); an abort while
+   * it is pending wins. `'park'` ends the call `APPROVAL_PARKED` (final) where its session records
+   * approvals, and is a deny where it does not.
+   */
   protected async ask(exec: Exec, reason: string | undefined, signal: AbortSignal | undefined): Promise<ToolExecutionResult> {
     const why = reason ? ` (${reason})` : ''
     const approval = this.deps.approval()
@@ -209,6 +213,10 @@ export class Pipeline {
     }
     if (answer === ABORTED_FIRST || signal?.aborted) return this.final(exec, failure(ABORTED_BEFORE_DISPATCH, Messages.abortedBeforeDispatch))
     if (broken !== undefined) return this.post(exec, failure(TOOL_DENIED, `"${exec.name}" needs approval${why}, and the approval service failed: ${messageOf(broken)}`))
+    if (answer === 'park') {
+      if (exec.session?.approvals) return this.final(exec, failure(APPROVAL_PARKED, `"${exec.name}" awaits approval${why}`))
+      return this.post(exec, failure(TOOL_DENIED, `"${exec.name}" needs approval${why}, and cannot wait for it here (its session records no approvals)`))
+    }
     if (answer !== 'allow-once' && answer !== 'allow-session') return this.post(exec, failure(TOOL_DENIED, `"${exec.name}" was denied at approval${why}`))
     return this.deps.guards.length > 0 ? this.guarded(exec, signal) : this.body(exec, signal)
   }

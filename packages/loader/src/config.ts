@@ -18,7 +18,7 @@ import type { ValuePath, YamlSource } from './source.js'
 /** The top-level keys of `rein.yaml`, in the order the docs present them. */
 export const TOP_LEVEL_KEYS = ['provider', 'plugins', 'tools', 'agent', 'examples', 'session', 'startupTimeoutMs'] as const
 const ENTRY_KEYS = ['use', 'config', 'optional', 'isolate'] as const
-const AGENT_KEYS = ['maxTurns', 'maxParallelToolCalls', 'system', 'redactSession'] as const
+const AGENT_KEYS = ['maxTurns', 'maxParallelToolCalls', 'system', 'redactSession', 'approvals', 'approvalExpiresAfterMs'] as const
 
 /** One `{ use, config, optional }` entry, with where it is. */
 export interface EntryConfig {
@@ -55,6 +55,10 @@ export interface AgentSettings {
    * after them. Unset or `false`: the session holds what the model saw.
    */
   redactSession?: true | string[]
+  /** `park`: an ask nobody has answered parks the call and the run ends `awaiting-approval` (DESIGN.md §7.2); `ask` (default): a live asker. */
+  approvals?: 'ask' | 'park'
+  /** How long a parked request can be answered, in ms (default: no limit). */
+  approvalExpiresAfterMs?: number
 }
 
 /** A checked `rein.yaml`. */
@@ -186,12 +190,12 @@ function isListed(value: unknown): boolean {
 export function readAgentSettings(value: unknown, path: ValuePath, report: Report): AgentSettings {
   if (value === undefined || value === null) return {}
   if (!isPlainObject(value)) {
-    report(LoaderCodes.CONFIG_INVALID, path, '"agent" must be { maxTurns?, maxParallelToolCalls?, system?, redactSession? }')
+    report(LoaderCodes.CONFIG_INVALID, path, '"agent" must be { maxTurns?, maxParallelToolCalls?, system?, redactSession?, approvals?, approvalExpiresAfterMs? }')
     return {}
   }
   checkKeys(value, AGENT_KEYS, path, 'agent key', report)
   const settings: AgentSettings = {}
-  for (const key of ['maxTurns', 'maxParallelToolCalls'] as const) {
+  for (const key of ['maxTurns', 'maxParallelToolCalls', 'approvalExpiresAfterMs'] as const) {
     const n = value[key]
     if (n === undefined) continue
     if (typeof n !== 'number' || !Number.isInteger(n) || n < 1) {
@@ -203,6 +207,13 @@ export function readAgentSettings(value: unknown, path: ValuePath, report: Repor
   if (value.system !== undefined) {
     if (typeof value.system !== 'string') report(LoaderCodes.CONFIG_INVALID, [...path, 'system'], 'system must be a string')
     else settings.system = value.system
+  }
+  if (value.approvals !== undefined) {
+    if (value.approvals !== 'ask' && value.approvals !== 'park') {
+      report(LoaderCodes.CONFIG_INVALID, [...path, 'approvals'], `approvals must be "ask" (a live asker, else deny) or "park" (the run waits for answers written into the session) (got ${JSON.stringify(value.approvals)})`)
+    } else {
+      settings.approvals = value.approvals
+    }
   }
   const redact = readRedactSession(value.redactSession, [...path, 'redactSession'], report)
   if (redact !== undefined) settings.redactSession = redact

@@ -48,6 +48,19 @@ describe('lazyAgent', () => {
     await other.dispose()
   })
 
+  it('hands approvals and approvalExpiresAfterMs to the agent: an ask parks', async () => {
+    const generate = vi.fn(async () => ({ role: 'assistant' as const, content: '', toolCalls: [{ id: 'c1', name: 'nope', arguments: '{}' }] }))
+    const p = await plan({ settings: { approvals: 'park', approvalExpiresAfterMs: 60_000 } }, generate)
+    p.ctx.tools.register(kernel.defineTool({ name: 'nope', description: 'x', parameters: { type: 'object' }, execute: () => 'ran' }))
+    p.ctx.on('tools/pre-execute', async () => ({ kind: 'ask' }))
+    p.ctx.set('approval', { request: async () => 'park' })
+    const session = agentModule.memorySession()
+    const outcome = await lazyAgent(p).forSession(session).run('go')
+    expect(outcome.kind).toBe('awaiting-approval')
+    const [pending] = await agentModule.pendingApprovals(session)
+    expect(pending.expiresAt! - pending.requestedAt!).toBe(60_000)
+  })
+
   it('opens the file session, and closes it on dispose', async () => {
     const dir = await project({})
     const path = join(dir, 'runs', 's.jsonl')

@@ -128,10 +128,18 @@ describe('readHarnessConfig', () => {
     expect(read("tools: [./t.ts]\nagent: { redactSession: ['corp-[0-9a-f]{8}'] }\n").agent).toEqual({ redactSession: ['corp-[0-9a-f]{8}'] })
     expect(messagesOf("tools: [./t.ts]\nagent:\n  redactSession: ['ok', 'corp-[0-9']\n  redactSesion: true\n")).toEqual([
       expect.stringMatching(/^\/project\/rein\.yaml:3 agent: redactSession\[1\] is not a valid regular expression: "corp-\[0-9" /),
-      '/project/rein.yaml:4 agent: unknown agent key "redactSesion" (did you mean "redactSession"?); valid keys: maxTurns, maxParallelToolCalls, system, redactSession',
+      '/project/rein.yaml:4 agent: unknown agent key "redactSesion" (did you mean "redactSession"?); valid keys: maxTurns, maxParallelToolCalls, system, redactSession, approvals, approvalExpiresAfterMs',
     ])
     expect(messagesOf('tools: [./t.ts]\nagent: { redactSession: yes }\n')).toEqual([
       expect.stringContaining('agent: redactSession must be true (the built-in secret patterns) or a list of extra RegExp sources'),
+    ])
+  })
+
+  it('takes approvals: park or ask and approvalExpiresAfterMs, and refuses anything else', () => {
+    expect(read('tools: [./t.ts]\nagent: { approvals: park, approvalExpiresAfterMs: 86400000 }\n').agent).toEqual({ approvals: 'park', approvalExpiresAfterMs: 86_400_000 })
+    expect(messagesOf('tools: [./t.ts]\nagent:\n  approvals: later\n  approvalExpiresAfterMs: 0\n')).toEqual([
+      '/project/rein.yaml:3 agent: approvals must be "ask" (a live asker, else deny) or "park" (the run waits for answers written into the session) (got "later")',
+      '/project/rein.yaml:4 agent: approvalExpiresAfterMs must be a positive integer (got 0)',
     ])
   })
 

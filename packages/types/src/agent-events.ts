@@ -46,7 +46,7 @@ export interface RunStartEvent extends RunFacts {
 /** A run ended; `outcome` is the `kind` of what `agent.run()` resolves with. */
 export interface RunEndEvent extends RunFacts {
   at: number
-  outcome: 'completed' | 'max-turns' | 'aborted' | 'error' | 'stopped'
+  outcome: 'completed' | 'max-turns' | 'aborted' | 'error' | 'stopped' | 'awaiting-approval'
   /** The run's error, for `outcome: 'error'`. */
   error?: Error
   /** Model requests made by this run. */
@@ -113,11 +113,14 @@ export interface CallEndEvent extends RunFacts {
   timing: CallTiming
 }
 
-/** A batch is over: its results are committed (`failed`: the scheduler stopped, see the run's error). */
+/**
+ * A batch is over: its results are committed (`failed`: the scheduler stopped, see the run's
+ * error; `parked`: calls wait for approval, the run ends `awaiting-approval`).
+ */
 export interface TurnEndEvent extends RunFacts {
   turn: number
   calls: number
-  outcome: TurnOutcome | 'failed'
+  outcome: TurnOutcome | 'failed' | 'parked'
 }
 
 /** Model text as it streams in, when the provider streams. */

@@ -8,3 +8,4 @@
 export type * from './tool.js'
 export type * from './model.js'
 export type * from './agent-events.js'
+export type * from './approval.js'

@@ -4,6 +4,7 @@
  * contract of DESIGN.md §2; the kernel, plugins, tool sources and the agent loop all speak them,
  * and `@rein/kernel` re-exports every one.
  */
+import type { SessionApprovals } from './approval.js'
 
 /** A JSON value: what arguments and tool values must be (checked losslessly). */
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json }
@@ -115,6 +116,8 @@ export interface SessionRef {
   readonly id: string
   /** The session's plugin state, when its owner keeps one (the agent does); absent, per-session plugins keep nothing. */
   readonly state?: SessionState
+  /** The approvals the session records, when its owner can keep a call waiting for one (the agent can). */
+  readonly approvals?: SessionApprovals
 }
 
 /**

@@ -37,6 +37,13 @@ export interface AuditRecord {
   attempts?: number
   /** Whether the result came from a cache (`result.meta.cacheHit`). */
   cacheHit?: boolean
+  /**
+   * The answer an ask got (`result.meta.approval`, set by the approval service): `allow-once`,
+   * `allow-session` or `deny`, who gave it (`by`, when recorded), when (ISO 8601) and the
+   * request's id when it was answered in the session. A call that parked has none: its `code` is
+   * `APPROVAL_PARKED`, and it gets a second line when it finally runs or is refused.
+   */
+  approval?: { answer: string, at?: string, by?: string, id?: string }
 }
 
 export interface RecordOptions {
@@ -89,7 +96,18 @@ export function auditRecord(
     resultBytes: contentBytes(result),
     attempts: typeof meta.attempts === 'number' ? meta.attempts : undefined,
     cacheHit: typeof meta.cacheHit === 'boolean' ? meta.cacheHit : undefined,
+    approval: approvalOf(meta.approval, clean),
   }
+}
+
+/** The approval facts of `result.meta.approval`, when they are there and well-formed. */
+function approvalOf(value: Json | undefined, clean: <T>(value: T) => T): AuditRecord['approval'] {
+  if (typeof value !== 'object' || value === null || Array.isArray(value) || typeof value.answer !== 'string') return undefined
+  const approval: NonNullable<AuditRecord['approval']> = { answer: clean(value.answer) }
+  if (typeof value.at === 'number' && Number.isFinite(value.at)) approval.at = new Date(value.at).toISOString()
+  if (typeof value.by === 'string') approval.by = clean(value.by)
+  if (typeof value.id === 'string') approval.id = clean(value.id)
+  return approval
 }
 
 function contentBytes(result: ToolExecutionResult): number {

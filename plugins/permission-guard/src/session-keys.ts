@@ -2,8 +2,11 @@
  * What an "allow for the session" answer covers (`Policy.sessionKeys`): each asking rule by its
  * index, and an ask from the default (or from a rule that matched only because the line could
  * not be read or named a command only at run time) by the exact call — the arguments, with a
- * command in focus standing for its line when the line is otherwise plain.
+ * command in focus standing for its line when the line is otherwise plain. A rule is named by its
+ * index and a digest of what it says, so a rule that changed (the session outlives the process,
+ * and the policy may change meanwhile) is a new rule: its asks are asked again.
  */
+import { createHash } from 'node:crypto'
 import { isPlainObject, type ShellLine } from './matchers.js'
 import type { Action, Args } from './rule.js'
 import { actionOf, mostSevere, type Decision } from './verdict.js'
@@ -20,7 +23,7 @@ export function sessionKeys(decisions: Decision[], fallback: Action, name: strin
  * not be read or named a command at run time; then (and for the default) the exact call.
  */
 function askKey({ rule, notes, focus }: Decision, args: Args): string {
-  if (rule !== undefined && notes.length === 0) return `rule:${rule.index}`
+  if (rule !== undefined && notes.length === 0) return `rule:${rule.index}:${digest(rule.rule)}`
   if (focus === undefined || !isPlain(focus.line)) return `call:${canonicalJson(args)}`
   const rest = Object.fromEntries(Object.entries(args).filter(([arg]) => arg !== focus.arg))
   const command = focus.line.reading.ok ? focus.line.reading.commands[focus.index] : undefined
@@ -35,6 +38,11 @@ function isPlain(line: ShellLine): boolean {
 }
 
 let unique = 0
+
+/** A short digest of a rule as written: equal rules give equal digests. */
+function digest(rule: unknown): string {
+  return createHash('sha256').update(canonicalJson(rule)).digest('base64url').slice(0, 12)
+}
 
 /** JSON text with object keys sorted, so equal arguments give equal text; a value JSON cannot write gives a key nothing else has. */
 function canonicalJson(value: unknown): string {

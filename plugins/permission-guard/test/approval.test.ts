@@ -120,7 +120,7 @@ describe('approval service', () => {
     const thrown = await call('bash')
     expect(messageOf(thrown)).toBe('"bash" needs approval (no rule matches tool "bash" and the default is ask), and the approval service failed: terminal closed')
     reply = () => 'yes' as ApprovalAnswer
-    expect(messageOf(await call('bash'))).toContain('the asker answered "yes"; expected "allow-once", "allow-session" or "deny"')
+    expect(messageOf(await call('bash'))).toContain('the asker answered "yes"; expected "allow-once", "allow-session", "deny" or "park"')
     reply = () => 'allow-once'
     expect(outcome(await call('bash'))).toBe('ok')
   })

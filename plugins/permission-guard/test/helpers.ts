@@ -7,7 +7,24 @@ export interface Harness {
   ctx: Context
   /** Names of the tools whose bodies ran, in order. */
   ran: string[]
+  /** Runs a call in the harness's session (`session`), unless `options` name another (or `session: undefined`). */
   call: (name: string, args?: Record<string, unknown>, options?: kernel.ExecuteOptions) => Promise<ToolExecutionResult>
+  /** The session every call belongs to unless told otherwise: an id and an in-memory plugin state. */
+  session: kernel.SessionRef
+}
+
+let sessions = 0
+
+/** A session of its own, with plugin state kept in memory (as the agent keeps it, without a log). */
+export function testSession(id = `test-session-${++sessions}`): kernel.SessionRef & { state: kernel.SessionState } {
+  const values = new Map<string, kernel.Json>()
+  return {
+    id,
+    state: {
+      get: (plugin, key) => values.get(JSON.stringify([plugin, key])),
+      set: (plugin, key, value) => { values.set(JSON.stringify([plugin, key]), value) },
+    },
+  }
 }
 
 let ids = 0
@@ -28,9 +45,10 @@ export async function harness(tools = ['read_file', 'write_file', 'bash', 'rm'])
       },
     }))
   }
-  const call = (name: string, args: Record<string, unknown> = {}, options?: kernel.ExecuteOptions) =>
-    ctx.tools.execute({ id: `call_${++ids}`, name, arguments: args }, options)
-  return { ctx, ran, call }
+  const session = testSession()
+  const call = (name: string, args: Record<string, unknown> = {}, options: kernel.ExecuteOptions = { session }) =>
+    ctx.tools.execute({ id: `call_${++ids}`, name, arguments: args }, 'session' in options ? options : { ...options, session })
+  return { ctx, ran, call, session }
 }
 
 /** The code of a failed result, or 'ok'. */

@@ -2,7 +2,8 @@
 import { describe, expect, it } from 'vitest'
 import { createPermissionGuard, type ApprovalAnswer, type PermissionGuardInput } from '../src/index.js'
 import { compilePolicy } from '../src/rules.js'
-import { harness, outcome } from './helpers.js'
+import type { SessionRef } from '@rein/kernel'
+import { harness, outcome, testSession } from './helpers.js'
 
 /** A kernel with the guard; every ask is answered `answer` and recorded. */
 async function guarded(config: PermissionGuardInput, answer: ApprovalAnswer = 'allow-session') {
@@ -16,9 +17,9 @@ async function guarded(config: PermissionGuardInput, answer: ApprovalAnswer = 'a
   }), config)
   await h.ctx.start()
   /** Runs the call; returns whether it was asked about, or 'denied'. */
-  const run = async (name: string, args: Record<string, unknown>) => {
+  const run = async (name: string, args: Record<string, unknown>, session: SessionRef | null = h.session) => {
     const before = asked.length
-    const result = outcome(await h.call(name, args))
+    const result = outcome(await h.call(name, args, { session: session ?? undefined }))
     return result === 'ok' ? (asked.length > before ? 'asked' : 'unasked') : 'denied'
   }
   return { ...h, run, bash: (command: string) => run('bash', { command }) }
@@ -80,16 +81,50 @@ describe('allow for the session', () => {
 })
 
 describe('Policy.sessionKeys', () => {
-  it('names the asking rules and the exact calls, and nothing for a call that is not asked', () => {
+  it('names the asking rules (index and what they say) and the exact calls, and nothing for a call that is not asked', () => {
     const policy = compilePolicy({ default: 'ask', rules: [shell('allow', 'ls'), shell('ask', 'git push *'), shell('deny', 'rm *')] })
     expect(policy.sessionKeys('bash', { command: 'ls' })).toBeUndefined()
     expect(policy.sessionKeys('bash', { command: 'rm x; git push o' })).toBeUndefined()
-    expect(policy.sessionKeys('bash', { command: 'git push o' })).toEqual(['bash\u0000rule:1'])
-    expect(policy.sessionKeys('bash', { command: 'git push o; git push p' })).toEqual(['bash\u0000rule:1'])
+    const [rule] = policy.sessionKeys('bash', { command: 'git push o' })!
+    expect(rule).toMatch(/^bash\u0000rule:1:[\w-]{12}$/)
+    expect(policy.sessionKeys('bash', { command: 'git push o; git push p' })).toEqual([rule])
     expect(policy.sessionKeys('bash', { command: 'curl x' })).toEqual(['bash\u0000call:{"command":"curl x"}'])
     expect(policy.sessionKeys('bash', { command: 'ls; git push o; c "a b"', cwd: '/r' })).toEqual([
-      'bash\u0000command:"command":["ls"]:{"cwd":"/r"}', 'bash\u0000rule:1', 'bash\u0000command:"command":["c","a b"]:{"cwd":"/r"}',
+      'bash\u0000command:"command":["ls"]:{"cwd":"/r"}', rule, 'bash\u0000command:"command":["c","a b"]:{"cwd":"/r"}',
     ])
     expect(policy.sessionKeys('x', { b: 1, a: { d: 2, c: 3 } })).toEqual(['x\u0000call:{"a":{"c":3,"d":2},"b":1}'])
+  })
+
+  it('names a rule that says something else at the same index as another rule', () => {
+    const keyOf = (reason: string) => compilePolicy({ default: 'allow', rules: [{ ...shell('ask', 'git push *'), reason }] }).sessionKeys('bash', { command: 'git push o' })
+    expect(keyOf('pushes')).toEqual(keyOf('pushes'))
+    expect(keyOf('pushes')).not.toEqual(keyOf('publishes'))
+  })
+})
+
+describe('allow for the session lives in the session', () => {
+  it('two sessions served by one harness never share an answer', async () => {
+    const { run, bash } = await guarded({ default: 'ask', rules: [shell('ask', 'git push *')] })
+    const other = testSession()
+    expect(await bash('git push origin main')).toBe('asked')
+    expect(await bash('git push origin dev')).toBe('unasked')
+    expect(await run('bash', { command: 'git push origin dev' }, other)).toBe('asked')
+    expect(await run('bash', { command: 'git push origin x' }, other)).toBe('unasked')
+  })
+
+  it('a call without a session is asked every time: nothing is remembered for it', async () => {
+    const { run } = await guarded({ default: 'ask' })
+    expect(await run('bash', { command: 'ls' }, null)).toBe('asked')
+    expect(await run('bash', { command: 'ls' }, null)).toBe('asked')
+  })
+
+  it('keeps the answer in the session state under the plugin, with when it was given', async () => {
+    const { bash, session } = await guarded({ default: 'ask', rules: [shell('ask', 'git push *')] })
+    const before = Date.now()
+    await bash('git push o')
+    const policy = compilePolicy({ default: 'ask', rules: [shell('ask', 'git push *')] })
+    const [key] = policy.sessionKeys('bash', { command: 'git push o' })!
+    const value = session.state!.get('permission-guard', `allow-session:${key}`) as { at: number }
+    expect(value.at).toBeGreaterThanOrEqual(before)
   })
 })
