@@ -9,7 +9,7 @@
 export { createAgent, maxTurnsNotice, type Agent, type AgentOptions, type RunOptions, type RunOutcome } from './agent.js'
 export {
   memorySession, type SessionStore, type SessionEntry, type NewSessionEntry, type LoggedCall, type TurnOutcome,
-  type CallTiming,
+  type CallTiming, type SubCallRef,
 } from './session.js'
 export { jsonlSession } from './jsonl-session.js'
 export { answerApproval, pendingApprovals, type AnswerOptions, type PendingApproval } from './approvals.js'
