@@ -5,6 +5,7 @@ import { readFile } from 'node:fs/promises'
 import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
 import { afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { answerApproval, jsonlSession } from '@rein/agent'
 import { ExitCodes } from '../src/exit-codes.js'
 import { BIN, project, rein, requireBuild, spawnRein } from './helpers.js'
 
@@ -93,6 +94,39 @@ describe('rein mcp serve over stdio (the real command, spawned)', () => {
     expect(await child.exited).toBe(ExitCodes.FAILURE)
     expect(child.stdout()).toBe('')
     expect(child.stderr()).toMatch(/rein mcp: .*rein\.yaml:3.*maxAttempts/)
+  })
+})
+
+// Asks about sums, and parks what the client cannot answer.
+const PARKING = `
+agent: { approvals: park }
+plugins:
+  - use: '@rein/plugin-permission-guard'
+    config:
+      rules:
+        - { tool: everything__get-sum, action: ask, reason: sums need a person }
+tools:
+  - use: '@rein/mcp'
+    config: { servers: { everything: { command: ${JSON.stringify(process.execPath)}, args: [${JSON.stringify(EVERYTHING)}, stdio] } } }
+`
+
+describe('rein mcp serve with agent: { approvals: park } (the real command, spawned)', () => {
+  it('refuses an ask of a client without elicitation naming a request in the session file under .rein/mcp-sessions; answered there, the call again runs', async () => {
+    const dir = await project({ 'rein.yaml': PARKING })
+    const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, 'mcp', 'serve'], cwd: dir, stderr: 'pipe' })
+    const client = new Client({ name: 'test-client', version: '1.0.0' })
+    clients.push(client)
+    await client.connect(transport)
+    const call = { name: 'everything__get-sum', arguments: { a: 2, b: 3 } }
+    const refused = text(await client.callTool(call))
+    const found = /recorded as (apr_[\w-]+) in session (\S+): answer it with `rein approve \1 --session \2`/.exec(refused)
+    expect(found, refused).not.toBeNull()
+    const [, id, file] = found!
+    expect(file!.startsWith(join(dir, '.rein', 'mcp-sessions', 'stdio-'))).toBe(true)
+    const store = jsonlSession(file!)
+    await answerApproval(store, id!, 'allow-once', { by: 'test' })
+    await store.close?.()
+    expect(text(await client.callTool(call))).toBe('The sum of 2 and 3 is 5.')
   })
 })
 

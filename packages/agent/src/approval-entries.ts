@@ -8,7 +8,7 @@
  * by entry, so a forged or misplaced entry is refused where it stands; `approvalsOf` reads them.
  */
 import type { Json } from '@rein/kernel'
-import type { SessionEntry } from './session.js'
+import type { SessionEntry, SubCallRef } from './session.js'
 
 export type RequestEntry = Extract<SessionEntry, { type: 'approval/request' }>
 export type AnswerEntry = Extract<SessionEntry, { type: 'approval/answer' }>
@@ -26,6 +26,8 @@ export interface Approvals {
   byId: Map<string, ApprovalRecord>
   /** The latest request of each call, by `callKey(turn, index)`. */
   byCall: Map<string, ApprovalRecord>
+  /** The latest request of each call made for the call itself (not for one of its sub-calls), by `callKey`. */
+  ownByCall: Map<string, ApprovalRecord>
   /** The calls with a result, by `callKey`. */
   results: Set<string>
 }
@@ -34,7 +36,7 @@ export const callKey = (turn: number, index: number) => `${turn}:${index}`
 
 /** Reads the approval entries of `entries` (which are known to keep the ledger's rules). */
 export function approvalsOf(entries: readonly SessionEntry[]): Approvals {
-  const approvals: Approvals = { byId: new Map(), byCall: new Map(), results: new Set() }
+  const approvals: Approvals = { byId: new Map(), byCall: new Map(), ownByCall: new Map(), results: new Set() }
   for (const entry of entries) {
     if (entry.type === 'tool/result') approvals.results.add(callKey(entry.turn, entry.index))
     else if (entry.type === 'approval/request') addRequest(approvals, entry)
@@ -58,6 +60,7 @@ function addRequest(approvals: Approvals, request: RequestEntry): void {
   if (before) before.replacedBy = request.id
   approvals.byId.set(request.id, record)
   approvals.byCall.set(key, record)
+  if (request.subCall === undefined) approvals.ownByCall.set(key, record)
 }
 
 /** Why an answer may not be given to request `id` now, or undefined when it may. */
@@ -80,9 +83,13 @@ export function canonicalJson(value: unknown): string {
   return JSON.stringify(value, (_key, inner: unknown) => isPlainObject(inner) ? sortedCopy(inner) : inner) ?? 'undefined'
 }
 
-/** Whether `request` was for this tool, these arguments (canonically) and this rule. */
-export function isBoundTo(request: RequestEntry, tool: string, args: unknown, rule: string): boolean {
+/**
+ * Whether `request` was for this tool, these arguments (canonically) and this rule, and for the
+ * same sub-call (same id, tool and canonical arguments), or for none when `subCall` is undefined.
+ */
+export function isBoundTo(request: RequestEntry, tool: string, args: unknown, rule: string, subCall?: SubCallRef): boolean {
   return request.tool === tool && request.rule === rule && canonicalJson(request.arguments) === canonicalJson(args)
+    && canonicalJson(request.subCall ?? null) === canonicalJson(subCall ?? null)
 }
 
 /**
@@ -92,7 +99,7 @@ export function isBoundTo(request: RequestEntry, tool: string, args: unknown, ru
 export class ApprovalLedger {
   /** The ids and names of each turn's calls, from its assistant message. */
   private readonly calls = new Map<number, { id: string, name: string }[]>()
-  private readonly approvals: Approvals = { byId: new Map(), byCall: new Map(), results: new Set() }
+  private readonly approvals: Approvals = { byId: new Map(), byCall: new Map(), ownByCall: new Map(), results: new Set() }
 
   problem(entry: SessionEntry): string | undefined {
     switch (entry.type) {
@@ -123,6 +130,9 @@ export class ApprovalLedger {
       return `approval request "${request.id}" names call ${request.index} of turn ${request.turn} as "${request.callId}", which no assistant message before it made`
     }
     if (call.name !== request.tool) return `approval request "${request.id}" names tool "${request.tool}", but its call is to "${call.name}"`
+    if (request.subCall !== undefined && !request.subCall.id.startsWith(`${request.callId}.`)) {
+      return `approval request "${request.id}" names sub-call "${request.subCall.id}", which is not a sub-call of "${request.callId}" (its id starts "${request.callId}.")`
+    }
     if (this.approvals.results.has(callKey(request.turn, request.index))) {
       return `approval request "${request.id}" comes after its call's result (a settled call asks nothing)`
     }

@@ -7,7 +7,9 @@
  *   const { kind, messages } = await agent.run('task', { signal })
  */
 export { createAgent, maxTurnsNotice, type Agent, type AgentOptions, type RunOptions, type RunOutcome } from './agent.js'
-export { memorySession, type SessionStore, type SessionEntry, type NewSessionEntry, type LoggedCall } from './session.js'
+export {
+  memorySession, type SessionStore, type SessionEntry, type NewSessionEntry, type LoggedCall, type SubCallRef,
+} from './session.js'
 export type { TurnOutcome, CallTiming } from '@rein/types'
 export { jsonlSession } from './jsonl-session.js'
 export { answerApproval, pendingApprovals, type AnswerOptions, type PendingApproval } from './approvals.js'

@@ -75,6 +75,7 @@ function shapeProblem(entry: Fields): Problem {
         ?? field('rule', entry.rule, 'a string', isString)
         ?? field('reason', entry.reason, 'a string', isString, true)
         ?? field('expiresAt', entry.expiresAt, 'a time in ms since the epoch', isFiniteNumber, true)
+        ?? field('subCall', entry.subCall, 'an object { id, tool, arguments } (the sub-call that asked)', isSubCall, true)
     case 'approval/answer':
       return field('id', entry.id, 'a non-empty string (the request\'s id)', isId)
         ?? oneOf('answer', entry.answer, ['allow-once', 'allow-session', 'deny'])
@@ -209,6 +210,10 @@ function describe(value: unknown, word = false): string {
 /** A value JSON can carry exactly (a JSON reader's output always is one). */
 function isJsonValue(value: unknown): boolean {
   return snapshot(value).ok
+}
+
+function isSubCall(value: unknown): boolean {
+  return isObject(value) && isString(value.id) && value.id !== '' && isString(value.tool) && isObject(value.arguments) && isJsonValue(value.arguments)
 }
 
 function isObject(value: unknown): value is Fields {

@@ -18,6 +18,17 @@ import {
 } from '@rein/kernel'
 import type { CallTiming, TurnOutcome } from '@rein/types'
 
+/**
+ * A sub-call that asked on behalf of its parent call (a `tools.<name>()` of `run_code`): its id
+ * (`<parent id>.<n>`, n its order in the parent's run), tool and parsed arguments. The parent's
+ * request carries it: the parent is what parks and continues, the sub-call is what is approved.
+ */
+export interface SubCallRef {
+  id: string
+  tool: string
+  arguments: { [key: string]: Json }
+}
+
 /** A call as it was started: the id and name the model gave, the arguments it ran with. */
 export interface LoggedCall {
   id: string
@@ -48,7 +59,9 @@ export type SessionEntry =
     /** What the approval service said asked (its rule): an answer applies only while the call asks under the same one. */
     rule: string, reason?: string,
     /** After this (ms since the epoch) the request can no longer be answered, and the continuation denies the call. */
-    expiresAt?: number, at?: number
+    expiresAt?: number, at?: number,
+    /** When a sub-call of this call asked (`run_code`'s): that sub-call, which the answer is for (`SubCallRef`). */
+    subCall?: SubCallRef
   }
   | { seq: number, type: 'approval/answer', id: string, answer: ApprovalAnswer, by?: string, at: number }
 

@@ -85,6 +85,8 @@ describe('approval entries that are forged or damaged', () => {
     ['a request for a call no message made', { type: 'approval/request', id: 'apr_2', turn: 1, index: 2, callId: 'zz', tool: 'read', arguments: {}, rule: '' }, 'names call 2 of turn 1 as "zz"'],
     ['a request reusing an id', { type: 'approval/request', id: 'apr_1', turn: 1, index: 2, callId: 'b', tool: 'read', arguments: {}, rule: '' }, 'id "apr_1" is used twice'],
     ['a request with arguments that are not an object', { type: 'approval/request', id: 'apr_3', turn: 1, index: 2, callId: 'b', tool: 'read', arguments: 'x', rule: '' }, '"arguments" must be an object'],
+    ['a request for a sub-call of another call', { type: 'approval/request', id: 'apr_4', turn: 1, index: 2, callId: 'b', tool: 'read', arguments: {}, rule: '', subCall: { id: 'a.1', tool: 'push', arguments: {} } }, 'names sub-call "a.1", which is not a sub-call of "b"'],
+    ['a request whose sub-call is not one', { type: 'approval/request', id: 'apr_5', turn: 1, index: 2, callId: 'b', tool: 'read', arguments: {}, rule: '', subCall: { id: 'b.1' } }, '"subCall" must be an object { id, tool, arguments }'],
   ] as const)('refuses %s with <file>:<line>', (_what, bad, problem) => {
     const entries = parkedSession({}, [{ type: 'approval/answer', id: 'apr_1', answer: 'allow-once', at: 1 }, bad as unknown as NewSessionEntry])
     expect(() => parseSessionLog(jsonl(entries), 's.jsonl')).toThrow(`s.jsonl:8: `)

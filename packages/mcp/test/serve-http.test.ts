@@ -102,17 +102,28 @@ describe('rein mcp serve over Streamable HTTP, the everything server behind it',
     expect(firstText(refused)).toBe('Error: "everything__get-sum" was denied at approval (sums need a person)')
   })
 
-  it('does not offer "allow for the session" over HTTP, where one answer would cover other clients\' sessions', async () => {
-    const client = await s.client({ elicitation: { form: {} } })
+  it('offers "allow for the session" over HTTP, and keeps the answer in that MCP session only', async () => {
+    const [a, b] = [await s.client({ elicitation: { form: {} } }), await s.client({ elicitation: { form: {} } })]
+    const asked = { a: 0, b: 0 }
     const offered: unknown[] = []
-    client.setRequestHandler(ElicitRequestSchema, (request) => {
+    a.setRequestHandler(ElicitRequestSchema, (request) => {
+      asked.a++
       offered.push((request.params as unknown as { requestedSchema: { properties: { answer: { enum: string[] } } } }).requestedSchema.properties.answer.enum)
       return { action: 'accept', content: { answer: 'allow-session' } }
     })
-    const result = await client.callTool({ name: 'everything__get-sum', arguments: { a: 4, b: 4 } })
-    expect(offered).toEqual([['allow-once', 'deny']])
-    expect(result.isError).toBe(true)
-    expect(firstText(result)).toMatch(/^Error: "everything__get-sum" needs approval \(sums need a person\), and the approval service failed: .*does not match requested schema/)
+    b.setRequestHandler(ElicitRequestSchema, () => {
+      asked.b++
+      return { action: 'accept', content: { answer: 'deny' } }
+    })
+    expect(firstText(await a.callTool({ name: 'everything__get-sum', arguments: { a: 4, b: 4 } }))).toBe('The sum of 4 and 4 is 8.')
+    expect(offered).toEqual([['allow-once', 'allow-session', 'deny']])
+    // The same session: covered, not asked again.
+    expect(firstText(await a.callTool({ name: 'everything__get-sum', arguments: { a: 5, b: 5 } }))).toBe('The sum of 5 and 5 is 10.')
+    expect(asked.a).toBe(1)
+    // Another session on the same server: asked (and its person denies).
+    const other = await b.callTool({ name: 'everything__get-sum', arguments: { a: 4, b: 4 } })
+    expect(asked.b).toBe(1)
+    expect(firstText(other)).toBe('Error: "everything__get-sum" was denied at approval (sums need a person)')
   })
 
   it('refuses an ask from a client that cannot be asked, saying so', async () => {

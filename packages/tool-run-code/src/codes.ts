@@ -14,3 +14,9 @@ export const SANDBOX_FAILED = 'SANDBOX_FAILED'
 export const NOT_CALLABLE = 'NOT_CALLABLE'
 /** The code made more tool calls than `maxCalls` in one run. */
 export const TOO_MANY_CALLS = 'TOO_MANY_CALLS'
+/**
+ * Run again after an approval (DESIGN.md §7.2), the code asked something other than what it
+ * asked the first time at the same point (another tool or other arguments for a call that already
+ * has a result), or ended without asking it; nothing further ran.
+ */
+export const RUN_CODE_DIVERGED = 'RUN_CODE_DIVERGED'

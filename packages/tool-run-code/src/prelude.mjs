@@ -5,11 +5,14 @@
  * returns `finish` (the return value as exact JSON text, or a TypeError naming the first place
  * that is not JSON) and `describe` (an exception as text with its stack). It captures the
  * built-ins it uses first, so later changes to them by the code cannot alter these answers.
+ * It also fixes the clock and the random numbers (DESIGN.md §7.2): `Date.now()`, `new Date()` and
+ * `Date()` give the run's fixed instant, and `Math.random()` is a seeded generator (sfc32), so a
+ * run made again after an approval asks the same things.
  * Nothing here is trusted by the host: every string it produces is parsed and checked there.
  */
 
-/** Guest source: a function expression of `(call, namesJson)`; `call(name, argsJson)` is the host's. */
-export const PRELUDE = String.raw`(function setup(call, namesJson) {
+/** Guest source: a function expression of `(call, namesJson, fixedJson)`; `call(name, argsJson)` is the host's. */
+export const PRELUDE = String.raw`(function setup(call, namesJson, fixedJson) {
   'use strict'
   const { parse, stringify } = JSON
   const { keys, getPrototypeOf, freeze, create, defineProperty } = Object
@@ -19,6 +22,39 @@ export const PRELUDE = String.raw`(function setup(call, namesJson) {
   const BaseTypeError = TypeError
   const reject = (error) => Promise.reject(error)
   const names = parse(namesJson)
+  const fixed = parse(fixedJson)
+
+  // The clock: one instant for the whole run. Date.prototype keeps its methods; its constructor
+  // is this function, so no reachable Date constructor reads the host's clock.
+  const RealDate = Date
+  const clock = fixed.clock
+  const FixedDate = function Date(...args) {
+    if (new.target === undefined) return new RealDate(clock).toString()
+    const date = args.length === 0 ? new RealDate(clock) : new RealDate(...args)
+    if (new.target !== FixedDate) Object.setPrototypeOf(date, new.target.prototype)
+    return date
+  }
+  defineProperty(FixedDate, 'prototype', { value: RealDate.prototype, writable: false, enumerable: false, configurable: false })
+  defineProperty(FixedDate, 'length', { value: 7, configurable: true })
+  FixedDate.now = function now() { return clock }
+  FixedDate.parse = RealDate.parse
+  FixedDate.UTC = RealDate.UTC
+  defineProperty(RealDate.prototype, 'constructor', { value: FixedDate, writable: true, enumerable: false, configurable: true })
+  defineProperty(globalThis, 'Date', { value: FixedDate, writable: true, enumerable: false, configurable: true })
+
+  // The random numbers: sfc32 seeded with four words from the host (the call's idempotency key).
+  let a = fixed.seed[0] | 0, b = fixed.seed[1] | 0, c = fixed.seed[2] | 0, d = fixed.seed[3] | 0
+  for (let i = 0; i < 12; i++) next()
+  function next() {
+    const t = (((a + b) | 0) + d) | 0
+    d = (d + 1) | 0
+    a = b ^ (b >>> 9)
+    b = (c + (c << 3)) | 0
+    c = (c << 21) | (c >>> 11)
+    c = (c + t) | 0
+    return (t >>> 0) / 4294967296
+  }
+  defineProperty(Math, 'random', { value: function random() { return next() }, writable: true, enumerable: false, configurable: true })
 
   // The exact JSON text of value, or a TypeError naming the first part that is not JSON.
   function json(value, label, path, open) {

@@ -12,10 +12,18 @@ export interface Limits {
   deadline: number
 }
 
+/** What makes a run repeatable (DESIGN.md §7.2): the code's `Date` reads `clock`, its `Math.random` is seeded with `seed`. */
+export interface Fixed {
+  /** ms since the epoch: what `Date.now()` and `new Date()` give throughout the run. */
+  clock: number
+  /** Four 32-bit words. */
+  seed: number[]
+}
+
 /** What the host sends. */
 export type ToSandbox =
   /** Start a run: `code` is the body of an async function; `tools` are the names `tools.<name>` offers. */
-  | { type: 'run', code: string, tools: string[], limits: Limits }
+  | { type: 'run', code: string, tools: string[], limits: Limits, fixed: Fixed }
   /** The answer to sub-call `id`: `{"ok":true,"value":...}` or `{"ok":false,"text":...,"code":...}` as JSON text. */
   | { type: 'reply', id: number, envelope: string }
   /** End the current run now (its stop flag is already set). */

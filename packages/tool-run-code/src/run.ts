@@ -5,7 +5,7 @@
  * awaiting a sub-call), then, `STOP_GRACE_MS` later, termination of the thread. Guarantees:
  * it settles exactly once, and never later than the grace after a stop.
  */
-import type { FromSandbox, Limits, Outcome, ToSandbox } from './protocol.js'
+import type { Fixed, FromSandbox, Limits, Outcome, ToSandbox } from './protocol.js'
 import type { SandboxThread } from './thread.js'
 
 /** How long a stopped run has to report before its thread is terminated. */
@@ -25,6 +25,7 @@ export interface RunRequest {
   code: string
   tools: string[]
   limits: Limits
+  fixed: Fixed
 }
 
 /** Runs `request` on `thread`. `call(name, args)` answers a sub-call with its reply envelope and never rejects. */

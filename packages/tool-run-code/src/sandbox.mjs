@@ -39,7 +39,7 @@ export class Run {
 
   /**
    * @param {QuickJSWASMModule} module
-   * @param {{ code: string, tools: string[], limits: Limits }} request
+   * @param {{ code: string, tools: string[], limits: Limits, fixed: import('./protocol.js').Fixed }} request
    * @param {RunHost} host
    */
   constructor(module, request, host) {
@@ -61,7 +61,7 @@ export class Run {
         return this.#interrupted
       })
       const context = this.#context = runtime.newContext()
-      this.#install(context, tools)
+      this.#install(context, tools, this.request.fixed)
       const evaluated = context.evalCode(`(async () => {${code}\n})()`, 'run_code.js', { type: 'global' })
       if (evaluated.error) return this.#failed(evaluated.error, 'threw')
       this.#promise = evaluated.value
@@ -89,8 +89,8 @@ export class Run {
     this.#end({ kind: 'interrupted' })
   }
 
-  /** Defines `tools` through the prelude and keeps its `finish` and `describe` functions. */
-  #install(/** @type {QuickJSContext} */ context, /** @type {string[]} */ tools) {
+  /** Defines `tools`, the fixed clock and random numbers through the prelude and keeps its `finish` and `describe` functions. */
+  #install(/** @type {QuickJSContext} */ context, /** @type {string[]} */ tools, /** @type {import('./protocol.js').Fixed} */ fixed) {
     const setup = context.unwrapResult(context.evalCode(PRELUDE, 'prelude.js', { type: 'global' }))
     const call = context.newFunction('call', (name, args) => {
       const id = this.#nextId++
@@ -100,10 +100,12 @@ export class Run {
       return deferred.handle
     })
     const names = context.newString(JSON.stringify(tools))
-    const made = context.callFunction(setup, context.undefined, call, names)
+    const fixedJson = context.newString(JSON.stringify(fixed))
+    const made = context.callFunction(setup, context.undefined, call, names, fixedJson)
     setup.dispose()
     call.dispose()
     names.dispose()
+    fixedJson.dispose()
     const helpers = context.unwrapResult(made)
     this.#finish = context.getProp(helpers, 'finish')
     this.#describe = context.getProp(helpers, 'describe')

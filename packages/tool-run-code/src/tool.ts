@@ -5,12 +5,14 @@
  * the thread is either back in the pool, clean, or terminated.
  */
 import type { Context } from 'cordis'
-import { defineTool, type Json, type ToolDefinition } from '@rein/kernel'
+import { APPROVAL_PARKED, CodedError, defineTool, type Json, type ToolDefinition } from '@rein/kernel'
 import { SubCalls } from './calls.js'
+import { RUN_CODE_DIVERGED } from './codes.js'
 import { DEFAULT_STACK_BYTES, type Config } from './config.js'
 import { callableTools, describeRunCode, RUN_CODE } from './description.js'
 import { valueOf } from './outcome.js'
 import type { SandboxPool } from './pool.js'
+import { keepReplay, readReplay, seedOf } from './replay.js'
 import { runOnThread } from './run.js'
 
 export interface RunCodeArgs {
@@ -45,8 +47,20 @@ export function runCodeTool(ctx: Context, config: Config, pool: SandboxPool): To
     async execute({ code }, exec) {
       const signal = exec.signal
       const names = callable().map((spec) => spec.name)
+      const state = exec.session?.state
+      // A continuation of a call that parked: the same clock, and the replies it already had.
+      const record = readReplay(state, exec)
+      const clock = record?.clock ?? Date.now()
+      const run = new AbortController()
+      const stopRun = () => run.abort(signal.reason)
+      if (signal.aborted) stopRun()
+      else signal.addEventListener('abort', stopRun, { once: true })
       const thread = await pool.acquire(signal)
-      const calls = new SubCalls((call, options) => ctx.tools.execute(call, options), exec, names, config)
+      const calls = new SubCalls((call, options) => ctx.tools.execute(call, options), exec, names, config, {
+        replay: record && new Map(record.calls.map((call) => [call.n, call])),
+        canPark: state !== undefined && exec.session?.approvals !== undefined,
+        onHalt: () => run.abort(new Error('run_code halted')),
+      })
       let healthy = false
       try {
         const ended = await runOnThread(thread, {
@@ -57,10 +71,20 @@ export function runCodeTool(ctx: Context, config: Config, pool: SandboxPool): To
             maxStackBytes: config.maxStackBytes ?? DEFAULT_STACK_BYTES,
             deadline: Date.now() + config.maxRunMs,
           },
-        }, (name, args) => calls.call(name, args), signal)
+          fixed: { clock, seed: seedOf(exec.idempotencyKey) },
+        }, (name, args) => calls.call(name, args), run.signal)
         healthy = ended.healthy
+        const halted = calls.halted
+        if (halted?.code === APPROVAL_PARKED) keepReplay(state!, exec, { clock, calls: calls.settled })
+        if (halted) throw new CodedError(halted.message, halted.code)
+        const missed = ended.stoppedBy === undefined ? calls.unreplayed[0] : undefined
+        if (missed) {
+          throw new CodedError(`the code ran again after an approval and ended without making call ${missed.n} ` +
+            `(tools.${missed.tool}), which it made the first time; it must ask the same things each time it runs`, RUN_CODE_DIVERGED)
+        }
         return valueOf(ended, signal, config)
       } finally {
+        signal.removeEventListener('abort', stopRun)
         await calls.close()
         pool.release(thread, healthy)
         // Recorded with this call's result (`meta.calls`, kept in the session's tool/result entry):

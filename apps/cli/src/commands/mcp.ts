@@ -6,14 +6,14 @@
  * protocol: every other line, logs included, goes to stderr. Ctrl-C or SIGTERM (or, under
  * stdio, the end of stdin) stops serving and disposes the harness.
  */
-import { resolve } from 'node:path'
+import { dirname, join, resolve } from 'node:path'
 import { stringOption, UsageError, type Command } from '../command.js'
 import { ExitCodes } from '../exit-codes.js'
 import { reportWarnings } from '../failures.js'
 import { println } from '../io.js'
 import { NO_MODEL } from './chains.js'
 
-const USAGE = 'rein mcp serve [-c rein.yaml] [--http <host:port>]'
+const USAGE = 'rein mcp serve [-c rein.yaml] [--http <host:port>] [--sessions <dir>]'
 
 export const mcp: Command = {
   name: 'mcp',
@@ -27,13 +27,22 @@ denied whatever its arguments is not listed; an ask becomes a question to the cl
 when the client supports elicitation, else a refusal), timeouts, retries, cache, spill, audit.
 Each MCP session is its own rein session. The file needs no provider: no model is asked.
 
+With "agent: { approvals: park }" in the file, an ask that the client cannot answer (it does
+not support elicitation) is refused naming a request recorded in the MCP session's own session
+file, <sessions dir>/<MCP session id>.jsonl; answer it with
+"rein approve <id> --session <that file>" and call the tool again with the same arguments.
+"allow for the session" answers are kept per MCP session, never shared between sessions.
+
 Options:
   -c, --config <file>  the harness file (default ./rein.yaml)
   --http <host:port>   serve Streamable HTTP at http://<host:port>/mcp instead of stdio
                        (e.g. 127.0.0.1:3333; port 0 picks a free one, printed on stderr)
+  --sessions <dir>     keep each MCP session's facts (its approval requests and answers, its
+                       plugins' state) in <dir>/<MCP session id>.jsonl (default, with
+                       approvals: park, .rein/mcp-sessions beside the file; else in memory)
 
 Over stdio, stdout carries only the protocol; logs and warnings go to stderr.`,
-  options: { config: { type: 'string', short: 'c' }, http: { type: 'string' } },
+  options: { config: { type: 'string', short: 'c' }, http: { type: 'string' }, sessions: { type: 'string' } },
   positionals: { min: 1, max: 1 },
   async run(args, io) {
     const sub = args.positionals[0]
@@ -52,6 +61,7 @@ Over stdio, stdout carries only the protocol; logs and warnings go to stderr.`,
     const { loadHarness } = await import('@rein/loader')
     const file = resolve(io.cwd, stringOption(args, 'config', 'rein.yaml'))
     const harness = await loadHarness(file, { provider: NO_MODEL, env: io.env, inspectOnly: true })
+    const hostOptions = await sessionOptions(harness.config.agent, stringOption(args, 'sessions'), file, io.cwd)
     const stop = new AbortController()
     const onSignal = () => stop.abort()
     process.once('SIGINT', onSignal)
@@ -59,10 +69,10 @@ Over stdio, stdout carries only the protocol; logs and warnings go to stderr.`,
     try {
       reportWarnings(harness.warnings, io, 'mcp')
       if (!address) {
-        await serve.serveStdio(harness.ctx, { stdout, signal: stop.signal })
+        await serve.serveStdio(harness.ctx, { ...hostOptions, stdout, signal: stop.signal })
         return ExitCodes.OK
       }
-      const serving = await serve.serveHttp(harness.ctx, address)
+      const serving = await serve.serveHttp(harness.ctx, address, hostOptions)
       println(io.stderr, `rein mcp: serving ${harness.ctx.tools.specs().length} tools at ${serving.url} (Ctrl-C stops)`)
       await new Promise((done) => stop.signal.addEventListener('abort', done, { once: true }))
       await serving.close()
@@ -73,4 +83,22 @@ Over stdio, stdout carries only the protocol; logs and warnings go to stderr.`,
       await harness.dispose()
     }
   },
+}
+
+/**
+ * Where each MCP session keeps its facts, and how an ask nobody can answer is treated: the file's
+ * `agent.approvals` and `approvalExpiresAfterMs`, and a JSONL file per MCP session under `--sessions`
+ * (default under `approvals: park`: `.rein/mcp-sessions` beside the harness file), else a store in memory.
+ */
+async function sessionOptions(agent: { approvals?: 'ask' | 'park', approvalExpiresAfterMs?: number } | undefined,
+  sessions: string | undefined, file: string, cwd: string) {
+  const approvals = agent?.approvals ?? 'ask'
+  const dir = sessions !== undefined ? resolve(cwd, sessions) : approvals === 'park' ? join(dirname(file), '.rein', 'mcp-sessions') : undefined
+  if (dir === undefined) return { approvals }
+  const { jsonlSession } = await import('@rein/agent')
+  return {
+    approvals,
+    ...(agent?.approvalExpiresAfterMs === undefined ? {} : { approvalExpiresAfterMs: agent.approvalExpiresAfterMs }),
+    sessionStore: (id: string) => jsonlSession(join(dir, `${id}.jsonl`)),
+  }
 }

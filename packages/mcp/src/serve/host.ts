@@ -9,6 +9,8 @@ import { randomUUID } from 'node:crypto'
 import type { Context } from 'cordis'
 import type { ApprovalPrompt, ApprovalRequest } from '@rein/kernel'
 import type { ToolPolicyLike } from './listing.js'
+import { memorySession, type SessionStore } from '@rein/agent'
+import { SessionFacts } from './facts.js'
 import { McpSession, type SessionHost } from './session.js'
 
 /** Options of `createMcpHost` (and of `serveStdio` / `serveHttp`). */
@@ -18,12 +20,24 @@ export interface McpHostOptions {
   /** How long an elicitation waits for the person's answer, in ms (default 600000); then the call is refused. */
   approvalTimeoutMs?: number
   /**
-   * Whether an elicitation offers "allow for the session". The policy's approval service keeps
-   * such answers for the whole harness, not per MCP session, so with several sessions one
-   * client's answer would cover the others' calls: `serveStdio` (one session) offers it,
-   * `serveHttp` does not unless this is true.
+   * Whether an elicitation offers "allow for the session" (default true). Such an answer is kept
+   * in the MCP session's own state (`exec.session.state`), so it never covers another session.
    */
   allowSession?: boolean
+  /**
+   * `'park'`: an ask that the client cannot answer (no elicitation) is refused naming a request
+   * recorded in the session's store, which `answerApproval` / `rein approve` answers; the same
+   * call made again meets the answer. `'ask'` (default): such an ask is refused.
+   */
+  approvals?: 'ask' | 'park'
+  /** With `approvals: 'park'`: a request not answered within this many ms can no longer be answered. */
+  approvalExpiresAfterMs?: number
+  /**
+   * The store of one MCP session's facts (its state, its approval requests and answers), made when
+   * the session opens and closed when it closes; default a store in memory. Give a file store
+   * (`jsonlSession(path)`) for requests that `rein approve --session <path>` can answer.
+   */
+  sessionStore?: (mcpSessionId: string) => SessionStore
   /** The name and version the server gives in `initialize` (default `rein`, `0.1.0`). */
   info?: { name: string, version: string }
 }
@@ -67,18 +81,35 @@ export function createMcpHost(ctx: Context, options: McpHostOptions = {}): McpHo
     if (event.kind === 'tools' || event.kind === 'connected') for (const session of sessions.values()) session.toolsChanged()
   }))
 
+  const closeStore = (session: McpSession) => session.facts.store.close?.().catch((error: unknown) => {
+    logger.warn(`could not close the store of MCP session ${session.id}: ${String(error)}`)
+  })
   const close = async (session: McpSession) => {
     if (sessions.get(session.id) !== session) return
     sessions.delete(session.id)
     await session.server.close().catch(() => {})
+    await closeStore(session)
   }
   return {
     sessions,
     open(id = randomUUID()) {
-      const session = new McpSession(id, shared)
-      sessions.set(id, session)
-      session.server.onclose = () => { if (sessions.get(id) === session) sessions.delete(id) }
-      return session
+      const store = options.sessionStore ? options.sessionStore(id) : memorySession()
+      let session: McpSession | undefined
+      const facts = new SessionFacts(store, {
+        approvals: options.approvals ?? 'ask',
+        expiresAfterMs: options.approvalExpiresAfterMs,
+        canAsk: () => session?.server.getClientCapabilities()?.elicitation !== undefined,
+        warn: (message) => logger.warn(message),
+      })
+      session = new McpSession(id, shared, facts)
+      const opened = session
+      sessions.set(id, opened)
+      opened.server.onclose = () => {
+        if (sessions.get(id) !== opened) return
+        sessions.delete(id)
+        void closeStore(opened)
+      }
+      return opened
     },
     close,
     async dispose() {

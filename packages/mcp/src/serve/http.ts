@@ -33,7 +33,7 @@ export function parseHostPort(text: string): { host: string, port: number } {
 
 /** Serves `ctx`'s tools over Streamable HTTP on `host:port`; resolves once it listens. */
 export async function serveHttp(ctx: Context, address: { host: string, port: number }, options: McpHostOptions = {}): Promise<HttpServing> {
-  const host = createMcpHost(ctx, { ...options, allowSession: options.allowSession ?? false })
+  const host = createMcpHost(ctx, options)
   const transports = new Map<string, StreamableHTTPServerTransport>()
   let allowedHosts: string[] | undefined
 

@@ -5,7 +5,10 @@
  * `notifications/cancelled` aborts the call) and its progress forwarded as MCP progress
  * notifications when the client asked for them. A call never throws out of the handler: every
  * outcome is a result. Asks of this session's calls are put to its client as elicitations
- * (`ask`), when the client declared that capability.
+ * (`ask`), when the client declared that capability. Its calls carry the session's facts
+ * (`exec.session.state` and `.approvals`, `SessionFacts`, in the session's own store): under
+ * `approvals: 'park'` an ask its client cannot answer is refused naming the request recorded
+ * there, which `rein approve` answers, and the same call made again meets the answer.
  */
 import { Server } from '@modelcontextprotocol/sdk/server/index.js'
 import {
@@ -13,7 +16,8 @@ import {
   type CallToolRequest, type CallToolResult, type ServerNotification, type ServerRequest,
 } from '@modelcontextprotocol/sdk/types.js'
 import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js'
-import { deepFreeze, snapshot, type ApprovalAnswer, type ApprovalRequest, type Json, type ProgressInfo, type SessionRef, type ToolService } from '@rein/kernel'
+import { APPROVAL_PARKED, codeOf, type ApprovalAnswer, type ApprovalRequest, type Json, type ProgressInfo, type ToolExecutionResult, type ToolService } from '@rein/kernel'
+import type { SessionFacts } from './facts.js'
 import { listTools, type ToolPolicyLike } from './listing.js'
 import { callResult, refusal } from './results.js'
 
@@ -47,29 +51,11 @@ const ANSWERS: readonly string[] = ['allow-once', 'allow-session', 'deny'] satis
 export class McpSession {
   readonly server: Server
   private calls = 0
-  /**
-   * What every call of this MCP session carries as `exec.session`: its id, and plugin state kept
-   * in memory for as long as the MCP session lives (an "allow-session" answer, a budget's counts),
-   * seen by no other MCP session.
-   */
-  private readonly session: SessionRef
   /** The calls running now, by call id: how an ask reaches the request it belongs to. */
   private readonly running = new Map<string, Extra>()
 
-  constructor(readonly id: string, private readonly host: SessionHost) {
-    const values = new Map<string, Json>()
-    this.session = Object.freeze({
-      id,
-      state: {
-        get: (plugin: string, key: string) => values.get(JSON.stringify([plugin, key])),
-        set: (plugin: string, key: string, value: Json) => {
-          if (typeof plugin !== 'string' || plugin === '') throw new TypeError('session state: the plugin name must be a non-empty string')
-          const snap = snapshot(value)
-          if (!snap.ok) throw new TypeError(`session state of plugin "${plugin}", key "${key}": the value is not JSON (${snap.problem})`)
-          values.set(JSON.stringify([plugin, key]), deepFreeze(snap.value))
-        },
-      },
-    })
+  /** `facts`: this session's state and approvals, in its own store (made for it by the host). */
+  constructor(readonly id: string, private readonly host: SessionHost, readonly facts: SessionFacts) {
     this.server = new Server(host.info, { capabilities: { tools: { listChanged: true } } })
     this.server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listTools(host.tools, host.policy(), host.warn) }))
     this.server.setRequestHandler(ToolsCall, (request, extra) => {
@@ -117,16 +103,39 @@ export class McpSession {
     }
     const id = `call_${++this.calls}`
     this.running.set(id, extra)
+    let result: ToolExecutionResult | undefined
     try {
-      const result = await this.host.tools.execute({ id, name, arguments: args }, {
+      // A request waits: read the store afresh, so an answer written meanwhile (`rein approve`) is seen.
+      try {
+        await this.facts.ready(this.facts.waiting)
+      } catch (error) {
+        return refusal(`this MCP session's store ${this.facts.store.id} cannot be read (${(error as Error).message}), so no call runs; fix or move it, then open a new session`)
+      }
+      result = await this.host.tools.execute({ id, name, arguments: args }, {
         signal: extra.signal,
-        session: this.session,
+        session: { id: this.id, state: this.facts, approvals: this.facts },
         ...progressOption(extra),
       })
+      if (codeOf(result) === APPROVAL_PARKED) return await this.parked(id, name, args, result)
       return callResult(result)
     } finally {
       this.running.delete(id)
+      if (result) await this.facts.ended(id, result)
     }
+  }
+
+  /** The refusal of a call that parked, naming its request (recorded now, or the one standing for the same call). */
+  private async parked(id: string, name: string, args: Record<string, unknown>, result: ToolExecutionResult): Promise<CallToolResult> {
+    const why = result.isError ? result.error.message.replace(/ awaits approval/, ' needs approval') : `"${name}" needs approval`
+    let request: string
+    try {
+      request = await this.facts.park(id, name, args as { [key: string]: Json })
+    } catch (error) {
+      return refusal(`${why}, and the request could not be recorded in ${this.facts.store.id} (${(error as Error).message}); the call was not run`)
+    }
+    const session = this.facts.store.id
+    return refusal(`${why}, and this MCP client cannot ask a person. The request is recorded as ${request} in session ${session}: ` +
+      `answer it with \`rein approve ${request} --session ${session}\` (add --deny to refuse), then call ${name} again with the same arguments; the call was not run`)
   }
 }
 
