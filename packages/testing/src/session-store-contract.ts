@@ -56,11 +56,18 @@ const EVERY_KIND: StoreEntry[] = [
     message: { role: 'assistant', content: 'calling', toolCalls: [{ id: 'c1', name: 'read', arguments: '{"path":"a"}' }], usage: { input: 3 } },
   },
   { type: 'tool/call', turn: 1, index: 0, call: { id: 'c1', name: 'read', arguments: { path: 'a', deep: [1, { x: null }] } }, mode: 'parallel' },
+  // A call that parked for approval (DESIGN.md §7.2), and the answer a person wrote later.
+  {
+    type: 'approval/request', id: 'apr_1', turn: 1, index: 0, callId: 'c1', tool: 'read', arguments: { path: 'a', deep: [1, { x: null }] },
+    rule: `read\u0000rule:0:${AWKWARD}`, reason: AWKWARD, expiresAt: 1_800_000_000_000, at: 1_700_000_000_002,
+  },
+  { type: 'approval/answer', id: 'apr_1', answer: 'allow-session', by: AWKWARD, at: 1_700_000_000_003 },
   {
     type: 'tool/result', turn: 1, index: 0,
     message: { role: 'tool', toolCallId: 'c1', content: [{ type: 'text', text: 'x'.repeat(300_000) }], isError: false },
     code: 'OK', additionalContexts: [{ type: 'text', text: 'see also' }], concludesTurn: true,
     timing: { startedAt: 1, bodyStartedAt: 2, bodyEndedAt: 3, finalAt: 4 }, meta: { cache: { hit: false }, [AWKWARD]: AWKWARD },
+    value: { kept: [AWKWARD, 1.5, null] },
   },
   { type: 'turn/end', turn: 1, outcome: 'committed' },
   { type: 'state', plugin: '@rein/plugin-budget', key: AWKWARD, value: { calls: 3, recent: [['read', 'h1'], null], cost: 0.5, note: AWKWARD } },
