@@ -90,7 +90,10 @@ Options:
         println(io.stderr, `rein submit: ${kind}${cancelled}${worker ? ` on ${worker}` : ''}${error ? `: ${error}` : ''}`)
         if (kind === 'awaiting-approval') {
           const { printRequests } = await import('../approval/pending.js')
-          const flags = ['--session', session, ...(io.env.REIN_REDIS_URL && stringOption(args, 'redis') === undefined ? [] : ['--redis', '<url>'])]
+          // The servers' URLs may hold passwords: the line names them only when the environment does not.
+          const flags = ['--session', session,
+            ...(io.env.REIN_REDIS_URL && stringOption(args, 'redis') === undefined ? [] : ['--redis', '<url>']),
+            ...(io.env.REIN_DATABASE_URL ? [] : ['--postgres', '<url>'])]
           printRequests(io.stderr, 'waiting for approval (the worker is free; any worker goes on once these are answered):', approvals ?? [], flags)
           return ExitCodes.AWAITING_APPROVAL
         }
