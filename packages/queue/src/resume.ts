@@ -47,7 +47,9 @@ export function planRun(entries: readonly SessionEntry[], data: RunJobData): Run
 /**
  * A continuation runs on without input: the parked turn (or one a dead worker left) goes on.
  * A session whose last word is the model's final answer is finished: asking the model again
- * would add a turn nobody asked for (a continuation queued twice finds it so).
+ * would add a turn nobody asked for (a continuation queued twice finds it so). It counts no
+ * repairs: the calls of a parked turn that have no result are continued, not repaired, and
+ * which of them the agent settles is its own decision.
  */
 function planContinuation(entries: readonly SessionEntry[]): RunPlan {
   const last = entries.findLast((entry) => entry.type !== 'state')
@@ -55,7 +57,7 @@ function planContinuation(entries: readonly SessionEntry[]): RunPlan {
   if (last.type === 'message' && last.message.role === 'assistant' && !(last.message.toolCalls?.length)) {
     return { kind: 'finished', text: textOf(last.message.content) }
   }
-  return { kind: 'resume', repairs: repairsOf(entries) }
+  return { kind: 'resume', repairs: { outcomeUnknown: 0, notStarted: 0 } }
 }
 
 /** How many calls the agent's resume repair will settle, by kind. */
