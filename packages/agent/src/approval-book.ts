@@ -54,14 +54,16 @@ export class ApprovalBook implements SessionApprovals {
   }
 
   /**
-   * A call that parked: the request standing for it when it is unanswered and bound to what the
-   * call asks now (it keeps its id), else a new request `entry` to append.
+   * A call that parked: the request `entry` to append. When the request standing for it is
+   * unanswered and bound to what the call asks now, it is that request again (same id, same
+   * expiry: the log then shows the call parked again rather than started and lost); else a new one.
    */
-  park(turn: number, index: number, call: { id: string, name: string }, args: { [key: string]: Json }, now: number): { entry?: NewSessionEntry, parked: ParkedCall } {
+  park(turn: number, index: number, call: { id: string, name: string }, args: { [key: string]: Json }, now: number): { entry: NewSessionEntry, parked: ParkedCall } {
     const { rule, reason } = this.asked.get(callKey(turn, index)) ?? { rule: '' }
     const standing = this.approvals.byCall.get(callKey(turn, index))
     if (standing && !standing.answer && standing.request.callId === call.id && isBoundTo(standing.request, call.name, args, rule)) {
-      return { parked: parkedOf(standing.request) }
+      const { seq: _seq, ...again } = standing.request
+      return { entry: { ...again, at: now }, parked: parkedOf(standing.request) }
     }
     const entry: NewSessionEntry & { type: 'approval/request' } = {
       type: 'approval/request', id: `apr_${randomUUID()}`, turn, index, callId: call.id, tool: call.name, arguments: args, rule, at: now,

@@ -1,7 +1,8 @@
 /**
  * What a session's approval entries say, and the rules they keep (DESIGN.md §7.2). A request
  * (`approval/request`) is for one call of an assistant message already in the log that has no
- * result yet, under an id used once; the latest request of a call replaces the earlier ones. An
+ * result yet, under a new id, or repeated as it stands (the call parked again, unanswered and
+ * bound as before: it keeps its id); the latest request of a call replaces the earlier ones. An
  * answer (`approval/answer`) is for the latest request of its call, given once, before that
  * call has a result and before the request expires. `ApprovalLedger` checks these rules entry
  * by entry, so a forged or misplaced entry is refused where it stands; `approvalsOf` reads them.
@@ -46,9 +47,14 @@ export function approvalsOf(entries: readonly SessionEntry[]): Approvals {
 }
 
 function addRequest(approvals: Approvals, request: RequestEntry): void {
-  const record: ApprovalRecord = { request }
   const key = callKey(request.turn, request.index)
   const before = approvals.byCall.get(key)
+  if (before?.request.id === request.id) {
+    // Parked again under the same id: the latest entry is the one that counts.
+    before.request = request
+    return
+  }
+  const record: ApprovalRecord = { request }
   if (before) before.replacedBy = request.id
   approvals.byId.set(request.id, record)
   approvals.byCall.set(key, record)
@@ -108,7 +114,10 @@ export class ApprovalLedger {
   }
 
   private requestProblem(request: RequestEntry): string | undefined {
-    if (this.approvals.byId.has(request.id)) return `approval request id "${request.id}" is used twice (an id names one request)`
+    const earlier = this.approvals.byId.get(request.id)
+    if (earlier && (earlier.answer || earlier.replacedBy !== undefined || !isRepeat(earlier.request, request))) {
+      return `approval request id "${request.id}" is used twice (an id names one request, repeated only while it stands unanswered, unchanged)`
+    }
     const call = this.calls.get(request.turn)?.[request.index]
     if (!call || call.id !== request.callId) {
       return `approval request "${request.id}" names call ${request.index} of turn ${request.turn} as "${request.callId}", which no assistant message before it made`
@@ -127,6 +136,12 @@ export class ApprovalLedger {
     this.approvals.byId.get(answer.id)!.answer = answer
     return undefined
   }
+}
+
+/** Whether `again` repeats `request`: the same call, tool, arguments, rule and expiry. */
+function isRepeat(request: RequestEntry, again: RequestEntry): boolean {
+  return request.turn === again.turn && request.index === again.index && request.callId === again.callId &&
+    request.expiresAt === again.expiresAt && isBoundTo(request, again.tool, again.arguments, again.rule)
 }
 
 function isPlainObject(value: unknown): value is Record<string, Json> {

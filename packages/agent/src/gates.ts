@@ -80,6 +80,11 @@ export class PostGate {
     return admitted ? undefined : new Promise((settle) => { wake = settle })
   }
 
+  /** Whether call `index` entered and still waits for its turn. */
+  isWaiting(index: number): boolean {
+    return this.inOrder[index] !== undefined || this.early.some((waiter) => waiter.index === index)
+  }
+
   /** Call `index` is final (or will never run): frees the mutex if it held it, moves the frontier. */
   finish(index: number): void {
     this.done[index] = 1

@@ -7,7 +7,7 @@
  * died) is repaired as any other. What the continuation needs is read here
  * too: the results already committed, and the requests that expired unanswered.
  */
-import type { ToolCall, ToolExecutionResult } from '@rein/kernel'
+import { DEPENDENCY_FAILED, type ToolCall, type ToolExecutionResult } from '@rein/kernel'
 import { callKey, type Approvals } from './approval-entries.js'
 import type { SessionEntry } from './session.js'
 
@@ -56,13 +56,20 @@ export interface Continuation {
   results: Map<number, ToolExecutionResult>
   /** The calls whose request expired unanswered, by index: the message they are denied with. */
   expired: Map<number, string>
+  /** For a result that is `DEPENDENCY_FAILED`: the failure that started it (what its own dependents pass on). */
+  causes: Map<number, { id: string, message: string }>
 }
 
 /** The results committed for `parked`'s calls, and its expired requests as of `now`. */
 export function continuationOf(entries: readonly SessionEntry[], parked: ParkedTurn, approvals: Approvals, now: number): Continuation {
   const results = new Map<number, ToolExecutionResult>()
+  const causes = new Map<number, { id: string, message: string }>()
   for (const entry of entries) {
-    if (entry.type === 'tool/result' && entry.turn === parked.turn) results.set(entry.index, resultOf(entry))
+    if (entry.type !== 'tool/result' || entry.turn !== parked.turn) continue
+    const result = resultOf(entry)
+    results.set(entry.index, result)
+    const cause = result.isError && entry.code === DEPENDENCY_FAILED ? causeOf(result.error.message) : undefined
+    if (cause) causes.set(entry.index, cause)
   }
   const expired = new Map<number, string>()
   for (const index of parked.continuing) {
@@ -71,7 +78,16 @@ export function continuationOf(entries: readonly SessionEntry[], parked: ParkedT
     if (!record || record.answer || expiresAt === undefined || now <= expiresAt) continue
     expired.set(index, `"${record.request.tool}" was denied: its approval request ${record.request.id} expired unanswered at ${new Date(expiresAt).toISOString()}`)
   }
-  return { results, expired }
+  return { results, expired, causes }
+}
+
+/**
+ * The failure a `DEPENDENCY_FAILED` message names (`Messages.dependencyFailed`): the call whose
+ * own failure started the chain, and its message (as far as the message kept it).
+ */
+function causeOf(message: string): { id: string, message: string } | undefined {
+  const match = /^depends on (.*?), which failed(?: because (.*?) failed)?: ([\s\S]*)$/.exec(message)
+  return match ? { id: match[2] ?? match[1]!, message: match[3]! } : undefined
 }
 
 /** A committed result as the scheduler holds one: what the model was shown, its code, and its value when it was kept. */

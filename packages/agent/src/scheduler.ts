@@ -125,6 +125,7 @@ class Batch implements SlotOwner {
     if (this.open === 0) return this.done()
     const resume = this.env.resume
     if (resume) {
+      if (resume.causes.size > 0) this.causes = new Map(resume.causes)
       // Every result from before is in place before any is passed on, so none is settled twice.
       for (const [index, result] of resume.results) this.settleBefore(this.slots[index], result)
       for (const index of resume.results.keys()) this.passOn(this.slots[index], this.slots[index].result!)
@@ -316,11 +317,15 @@ class Batch implements SlotOwner {
     this.cursor.offer(slot.plan.index, null)
   }
 
-  /** Once nothing is queued or running, every call still waiting waits behind a parked one: held. */
+  /**
+   * Once nothing is queued or on its way (every started call waits for its post-execute turn, if
+   * any is started at all), every call still waiting waits behind a parked one: held.
+   */
   private holdTheRest(): void {
-    if (this.open === 0 || this.ready.size > 0) return
-    for (const slot of this.slots) if (slot.state === 'queued' || slot.state === 'started') return
+    if (this.open === 0 || this.ready.size > 0 || this.stopping) return
+    for (const slot of this.slots) if (slot.state === 'queued' || (slot.state === 'started' && !this.post.isWaiting(slot.plan.index))) return
     for (const slot of this.slots) if (slot.state === 'waiting') this.hold(slot)
+    if (this.open === 0) this.done()
   }
 
   /**
@@ -405,7 +410,7 @@ class Batch implements SlotOwner {
   private commit(index: number, result: ToolExecutionResult | null): Promise<unknown> {
     const slot = this.slots[index]
     if (result === null) return Promise.resolve()
-    if (slot.parked) return slot.request ? this.env.log.append(slot.request) : Promise.resolve()
+    if (slot.parked) return this.env.log.append(slot.request!)
     const entry = resultEntry(this.env.turn, index, slot.plan.call.id, result, slot.timing, slot.plan.dependents.length > 0)
     entry.at = Date.now() // as the log would stamp it, but without it copying the entry to do so
     return this.env.log.append(entry)
@@ -431,7 +436,10 @@ class Batch implements SlotOwner {
   postTurn(slot: Slot): Promise<void> | undefined {
     this.leavePre(slot)
     this.guard(() => this.leavePool(slot))
-    return this.post.enter(slot.plan.index, slot.plan.dependents.length > 0)
+    const turn = this.post.enter(slot.plan.index, slot.plan.dependents.length > 0)
+    // It may wait for a call that will be held (a settled call does not wait for barriers).
+    if (turn && this.parked) queueMicrotask(() => this.guard(() => this.holdTheRest()))
+    return turn
   }
 
   /**

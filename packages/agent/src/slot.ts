@@ -36,7 +36,7 @@ export class Slot implements StageCallbacks {
   result?: ToolExecutionResult
   /** It parked for approval (`APPROVAL_PARKED`): a request is recorded instead of a result. */
   parked = false
-  /** The request a parked call records (none when the request standing for it stays). */
+  /** The request a parked call records (the one standing for it again, or a new one). */
   request?: NewSessionEntry
 
   constructor(readonly plan: PlannedCall, private readonly owner: SlotOwner) {

@@ -13,6 +13,8 @@ export interface ApprovalHarness {
   ctx: Context
   /** `<tool>:<canonical arguments>` for every body that ran, in order. */
   ledger: string[]
+  /** The call id of every body that ran, in order. */
+  ran: string[]
   /** Which tools ask, and the rule they ask under (change it to change the policy). */
   policy: { asks: Set<string>, rule: string }
   /** The live asker, when there is one; every request it was asked, by call id. */
@@ -23,14 +25,15 @@ export interface ApprovalHarness {
 
 export async function approvalHarness(asks: string[] = ['push']): Promise<ApprovalHarness> {
   const ctx = await kernelContext()
-  const h: ApprovalHarness = { ctx, ledger: [], policy: { asks: new Set(asks), rule: 'rule-1' }, live: { asked: [] }, answers: [] }
+  const h: ApprovalHarness = { ctx, ledger: [], ran: [], policy: { asks: new Set(asks), rule: 'rule-1' }, live: { asked: [] }, answers: [] }
   const tool = (name: string, safe: boolean) => defineTool({
     name,
     description: name,
     parameters: { type: 'object', properties: { x: {} } },
     isConcurrencySafe: () => safe,
-    execute: (args: { x?: Json }) => {
+    execute: (args: { x?: Json }, exec) => {
       h.ledger.push(`${name}:${JSON.stringify(args.x ?? null)}`)
+      h.ran.push(exec.id)
       return { [name]: args.x ?? null }
     },
   })

@@ -52,12 +52,12 @@ describe('a run that parks', () => {
     expect(h.ledger).toEqual(['read:1', 'read:3'])
   })
 
-  it('parks an unanswered call again under the same id, writing no second request', async () => {
+  it('parks an unanswered call again under the same id, recording that it parked again', async () => {
     const { h, agent, session, outcome } = await parkedRun()
     const again = await agent.run()
     expect(again.kind).toBe('awaiting-approval')
     expect(again.approvals).toEqual(outcome.approvals)
-    expect(kinds(await session.load())).toEqual(['call a', 'result a', 'call p', 'request p', 'call p'])
+    expect(kinds(await session.load())).toEqual(['call a', 'result a', 'call p', 'request p', 'call p', 'request p'])
     expect(h.ledger).toEqual(['read:1'])
   })
 
