@@ -10,7 +10,7 @@ import { answerApproval, pendingApprovals, type AgentOptions } from '@rein/agent
 import { createHarness, loadHarness, type Harness } from '@rein/loader'
 import { createGate } from '@rein/testing'
 import { createQueueClient, createWorker, postgresSession, type QueueClient, type RunWorker } from '../src/index.js'
-import { ROOT } from './fleet.js'
+import { ROOT, startWorker as startProcess, whyNoCli } from './fleet.js'
 import { describeWithServers, ledger, newQueue, newSession, sessionEntries } from './servers.js'
 
 const PARK = join(ROOT, 'packages', 'queue', 'test', 'fixtures', 'park.yaml')
@@ -54,7 +54,7 @@ describeWithServers('approvals on a fleet: a run parks, a person answers, any wo
     }
   }
 
-  it('submit → park (the worker is free: another session runs meanwhile) → approve → another worker continues → every effect once', async () => {
+  it('submit → park (the worker is free: another session runs meanwhile) → approve → another worker (a rein worker process) continues → every effect once', async () => {
     const a = await startWorker('worker-a')
     const s = newSession('park')
     const parked = await client.submit({ session: s, task: s })
@@ -69,23 +69,35 @@ describeWithServers('approvals on a fleet: a run parks, a person answers, any wo
     await a.close()
 
     const id = await answer(s, 'allow-once') // the worker let go of the session: its writer lock is free
-    await startWorker('worker-b')
-    const continued = await client.submit({ session: s, continue: true })
-    expect(continued.result).toMatchObject({ kind: 'completed', worker: 'worker-b', text: `${s}: ${s}-1 ok, ${s}-2 ok, ${s}-3 ok` })
+    // Another worker, a `rein worker` process of the same rein.yaml (which parks by default).
+    const missing = whyNoCli()
+    if (missing) throw new Error(missing)
+    const { redis, postgres } = servers()
+    const b = await startProcess({ redis: redis.url, postgres: postgres.url, queue, concurrency: 1, lockDurationMs: 30_000, stalledIntervalMs: 30_000, config: PARK })
+    try {
+      const continued = await client.submit({ session: s, continue: true })
+      expect(continued.result).toMatchObject({ kind: 'completed', worker: b.name, text: `${s}: ${s}-1 ok, ${s}-2 ok, ${s}-3 ok` })
 
-    const rows = (await ledger(servers().admin, [s])).map((row) => row.call)
-    expect(rows.sort()).toEqual([`${s}-1`, `${s}-2`, `${s}-3`])
-    const entries = await sessionEntries(servers().admin, s)
-    expect(entries.filter((e) => e.type === 'approval/request').map((e) => e.id)).toEqual([id])
-    expect(entries.filter((e) => e.type === 'approval/answer')).toMatchObject([{ id, answer: 'allow-once', by: 'alice' }])
-    expect(entries.filter((e) => e.type === 'message' && e.message.role === 'user')).toHaveLength(1)
+      const rows = (await ledger(servers().admin, [s])).map((row) => row.call)
+      expect(rows.sort()).toEqual([`${s}-1`, `${s}-2`, `${s}-3`])
+      const entries = await sessionEntries(servers().admin, s)
+      expect(entries.filter((e) => e.type === 'approval/request').map((e) => e.id)).toEqual([id])
+      expect(entries.filter((e) => e.type === 'approval/answer')).toMatchObject([{ id, answer: 'allow-once', by: 'alice' }])
+      expect(entries.filter((e) => e.type === 'message' && e.message.role === 'user')).toHaveLength(1)
 
-    // A continuation queued again finds the session finished: nothing runs, the model is not asked.
-    const again = await client.submit({ session: s, continue: true })
-    expect(again.result).toMatchObject({ kind: 'completed', text: `${s}: ${s}-1 ok, ${s}-2 ok, ${s}-3 ok` })
-    expect((await ledger(servers().admin, [s])).length).toBe(3)
-    expect((await sessionEntries(servers().admin, s)).length).toBe(entries.length)
-  })
+      // A continuation queued again finds the session finished: nothing runs, the model is not asked.
+      const again = await client.submit({ session: s, continue: true })
+      expect(again.result).toMatchObject({ kind: 'completed', text: `${s}: ${s}-1 ok, ${s}-2 ok, ${s}-3 ok` })
+      expect((await ledger(servers().admin, [s])).length).toBe(3)
+      expect((await sessionEntries(servers().admin, s)).length).toBe(entries.length)
+
+      // The process parks too: a new session's risky call waits, and its other calls ran.
+      const third = newSession('third')
+      expect((await client.submit({ session: third, task: third })).result).toMatchObject({ kind: 'awaiting-approval', worker: b.name })
+    } finally {
+      await b.stop()
+    }
+  }, 60_000)
 
   it('a deny ends the call TOOL_DENIED and the run completes; an allow-session answer covers its own session only', async () => {
     await startWorker('worker-c')
