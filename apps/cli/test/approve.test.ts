@@ -191,6 +191,28 @@ describe('rein run --continue', () => {
     expect(r.stderr).toContain('--continue takes no task')
   })
 
+  it('on a finished session prints its answer and asks the model nothing; a missing or in-memory session is an error', async () => {
+    const { dir, ids } = await parked()
+    await rein(['approve', ids.b1!], dir)
+    await rein(['approve', ids.b2!], dir)
+    expect((await rein(['run', '--continue'], dir)).code).toBe(ExitCodes.OK)
+    const before = (await entriesOf(dir)).length
+    const again = await rein(['run', '--continue'], dir)
+    expect(again.code).toBe(ExitCodes.OK)
+    expect(again.stderr).toContain("rein run: nothing to continue: the session ends with the model's answer")
+    expect(again.stdout).toBe('b1: ran ls | b2: ran pwd\n')
+    expect((await entriesOf(dir)).length).toBe(before)
+
+    const missing = await rein(['run', '--continue', '--session', 'gone.jsonl'], dir)
+    expect(missing.code).toBe(ExitCodes.FAILURE)
+    expect(missing.stderr).toContain('nothing to continue: no session file at gone.jsonl')
+    expect(existsSync(join(dir, 'gone.jsonl'))).toBe(false)
+    const memory = await project({ 'rein.yaml': config({ session: null }) })
+    const none = await rein(['run', '--continue'], memory)
+    expect(none.code).toBe(ExitCodes.USAGE)
+    expect(none.stderr).toContain('--continue goes on with a session kept in a file')
+  })
+
   it('with requests still unanswered parks again under the same ids (exit 3)', async () => {
     const { dir, ids } = await parked()
     await rein(['approve', ids.b1!], dir)

@@ -58,6 +58,8 @@ describe.skipIf(missing.length > 0)(`approvals on a fleet, from the command line
       const elsewhere = await rein(['approve', b2, '--session', 'f-2', ...fleet], dir)
       expect(elsewhere.code).toBe(ExitCodes.FAILURE)
       expect(elsewhere.stderr).toContain(`there is no approval request "${b2}" in session "f-2"`)
+      expect(elsewhere.stderr).toContain('holds nothing: no run was made in it (is the session id right?)')
+      expect((await rein(['approvals', '--session', 'f-3', '--postgres', postgres.url], dir)).stdout).toContain(': it holds nothing (no run was made in it; is the session id right?)')
 
       const last = await rein(['approve', b2, '--deny', '--session', 'f-1', '--by', 'bob', ...fleet], dir)
       expect(last.code, last.stderr).toBe(ExitCodes.OK)

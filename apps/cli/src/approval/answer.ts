@@ -33,7 +33,8 @@ export async function answerRequest(args: Parsed, io: Io): Promise<number> {
     try {
       await answerApproval(session.store, id, answer, by === undefined ? {} : { by })
     } catch (error) {
-      throw refused(error, session)
+      const empty = await session.store.load().then((entries) => entries.length === 0, () => false)
+      throw refused(error, session, empty)
     }
     left = (await pendingApprovals(session.store)).filter((request) => !request.expired)
   } finally {
@@ -66,10 +67,11 @@ function answerOf(args: Parsed): ApprovalAnswer {
 }
 
 /** `answerApproval`'s refusal, said for the command line: which session, and how to see what waits. */
-function refused(error: unknown, session: ApprovalSession): Error {
+function refused(error: unknown, session: ApprovalSession, empty: boolean): Error {
   const message = error instanceof Error ? error.message.replace(/^answerApproval: /, '') : String(error)
   if (!/^(there is no|approval request)/.test(message)) return error instanceof Error ? error : new Error(message)
-  return new Error(`${message.replace('in this session', `in ${session.label}`)} (rein approvals${flagText(session)} lists what waits)`)
+  const hint = empty ? `${session.label} holds nothing: no run was made in it (is the session id right?)` : `rein approvals${flagText(session)} lists what waits`
+  return new Error(`${message.replace('in this session', `in ${session.label}`)} (${hint})`)
 }
 
 /** For a fleet session: queues the continuation when a Redis is named (`--redis`, REIN_REDIS_URL). */

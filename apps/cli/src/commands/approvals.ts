@@ -40,7 +40,8 @@ Options:
       if (args.values.json === true) {
         printJson(io, { ok: true, session: session.label, approvals: pending.map(requestJson) })
       } else if (pending.length === 0) {
-        println(io.stdout, `no approval requests wait in ${session.label}`)
+        const empty = (await session.store.load()).length === 0
+        println(io.stdout, `no approval requests wait in ${session.label}${empty ? ': it holds nothing (no run was made in it; is the session id right?)' : ''}`)
       } else {
         printRequests(io.stdout, `${pending.length} approval request${pending.length === 1 ? '' : 's'} wait${pending.length === 1 ? 's' : ''} in ${session.label}:`, pending, session.flags)
       }

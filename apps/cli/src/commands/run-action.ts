@@ -3,6 +3,7 @@
  * runs the agent on the task with live progress (or quietly, for `--json`) and reports the
  * outcome. Imported only when the command runs, with the agent, the loader and the live view.
  */
+import { existsSync } from 'node:fs'
 import { relative, resolve } from 'node:path'
 import { APPROVE_MODES, type ApproveMode } from '../approval/contract.js'
 import type { ParkedCall } from '@rein/agent'
@@ -10,6 +11,7 @@ import { printRequests } from '../approval/pending.js'
 import { approvalPrompt, provideApprovalPrompt } from '../approval/provide.js'
 import { shellWord } from '../approval/session-source.js'
 import { stringOption, UsageError, type Parsed } from '../command.js'
+import { ExitCodes } from '../exit-codes.js'
 import { reportWarnings } from '../failures.js'
 import { println, type Io } from '../io.js'
 import { printJson } from '../json.js'
@@ -42,6 +44,14 @@ export async function runTask(args: Parsed, io: Io): Promise<number> {
   try {
     const prompt = approvalPrompt(approve, json ? { ...io, isTTY: false } : io, view, { canPark: sessionPath !== undefined })
     removeApproval = provideApprovalPrompt(harness.ctx, prompt)
+    if (task === undefined) {
+      const answer = await finishedAnswer(sessionPath, io)
+      if (answer !== undefined) {
+        println(io.stderr, 'rein run: nothing to continue: the session ends with the model\'s answer (below); start a new task instead')
+        println(io.stdout, answer)
+        return ExitCodes.OK
+      }
+    }
     const { outcome, exitCode } = await runLive({ harness, input: task, io, view, stats })
     view.close()
     if (json) {
@@ -71,6 +81,24 @@ function taskOf(args: Parsed): string | undefined {
   }
   if (task === '') throw new UsageError(`rein run: the task is empty; usage: ${run.usage}`)
   return task
+}
+
+/**
+ * For `--continue`: the final answer a session already ends with (nothing to continue), else
+ * undefined. Throws when there is no kept session, or it is missing or empty: asking the model
+ * again with nothing new would add a turn nobody asked for.
+ */
+async function finishedAnswer(sessionPath: string | undefined, io: Io): Promise<string | undefined> {
+  if (sessionPath === undefined) {
+    throw new UsageError('rein run: --continue goes on with a session kept in a file: pass --session <path>, or set "session:" in rein.yaml')
+  }
+  const label = relative(io.cwd, sessionPath) || sessionPath
+  const { readSession } = await import('@rein/agent')
+  if (!existsSync(sessionPath)) throw new Error(`nothing to continue: no session file at ${label}`)
+  const last = (await readSession(sessionPath)).entries.findLast((entry) => entry.type !== 'state')
+  if (last === undefined) throw new Error(`nothing to continue: the session ${label} is empty`)
+  if (last.type !== 'message' || last.message.role !== 'assistant' || last.message.toolCalls?.length) return undefined
+  return last.message.content
 }
 
 /** The options that name the run's session again (`--session` or `-c`); undefined when it is in memory. */
