@@ -63,7 +63,10 @@ describe('permissions in front of everything', () => {
       const result = await h.call(tool, { path: 'a.txt' })
       expect([codeOf(result), result.content[0]]).toEqual([TOOL_DENIED, { type: 'text', text }])
       // retry records attempts and cache records hits on every call they see: neither saw this one
-      expect(result.meta).toBeUndefined()
+      // (the approval service notes the answer it gave, for the audit)
+      const { approval, ...others } = result.meta ?? {}
+      expect(others).toEqual({})
+      expect(approval === undefined || (approval as { answer?: unknown }).answer === 'deny').toBe(true)
     }
     expect(h.runs[tool]).toBeUndefined()
   })

@@ -13,7 +13,7 @@ import {
   type CallToolRequest, type CallToolResult, type ServerNotification, type ServerRequest,
 } from '@modelcontextprotocol/sdk/types.js'
 import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js'
-import type { ApprovalAnswer, ApprovalRequest, ProgressInfo, ToolService } from '@rein/kernel'
+import { deepFreeze, snapshot, type ApprovalAnswer, type ApprovalRequest, type Json, type ProgressInfo, type SessionRef, type ToolService } from '@rein/kernel'
 import { listTools, type ToolPolicyLike } from './listing.js'
 import { callResult, refusal } from './results.js'
 
@@ -47,10 +47,29 @@ const ANSWERS: readonly string[] = ['allow-once', 'allow-session', 'deny'] satis
 export class McpSession {
   readonly server: Server
   private calls = 0
+  /**
+   * What every call of this MCP session carries as `exec.session`: its id, and plugin state kept
+   * in memory for as long as the MCP session lives (an "allow-session" answer, a budget's counts),
+   * seen by no other MCP session.
+   */
+  private readonly session: SessionRef
   /** The calls running now, by call id: how an ask reaches the request it belongs to. */
   private readonly running = new Map<string, Extra>()
 
   constructor(readonly id: string, private readonly host: SessionHost) {
+    const values = new Map<string, Json>()
+    this.session = Object.freeze({
+      id,
+      state: {
+        get: (plugin: string, key: string) => values.get(JSON.stringify([plugin, key])),
+        set: (plugin: string, key: string, value: Json) => {
+          if (typeof plugin !== 'string' || plugin === '') throw new TypeError('session state: the plugin name must be a non-empty string')
+          const snap = snapshot(value)
+          if (!snap.ok) throw new TypeError(`session state of plugin "${plugin}", key "${key}": the value is not JSON (${snap.problem})`)
+          values.set(JSON.stringify([plugin, key]), deepFreeze(snap.value))
+        },
+      },
+    })
     this.server = new Server(host.info, { capabilities: { tools: { listChanged: true } } })
     this.server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listTools(host.tools, host.policy(), host.warn) }))
     this.server.setRequestHandler(ToolsCall, (request, extra) => {
@@ -101,7 +120,7 @@ export class McpSession {
     try {
       const result = await this.host.tools.execute({ id, name, arguments: args }, {
         signal: extra.signal,
-        session: { id: this.id },
+        session: this.session,
         ...progressOption(extra),
       })
       return callResult(result)
