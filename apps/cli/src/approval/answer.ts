@@ -25,7 +25,10 @@ export async function answerRequest(args: Parsed, io: Io): Promise<number> {
   }
   const answer = answerOf(args)
   const by = stringOption(args, 'by') ?? (io.env.USER || io.env.USERNAME || undefined)
-  if (by !== undefined && by.trim() === '') throw new UsageError('rein approve: --by must name who answers')
+  // eslint-disable-next-line no-control-regex
+  if (by !== undefined && (by.trim() === '' || by.length > 200 || /[\u0000-\u001f\u007f]/.test(by))) {
+    throw new UsageError('rein approve: --by must name who answers: up to 200 characters, no control characters')
+  }
   const { answerApproval, pendingApprovals } = await import('@rein/agent')
   const session = await openApprovalSession(args, io, 'approve', { write: true })
   let left
@@ -47,10 +50,10 @@ export async function answerRequest(args: Parsed, io: Io): Promise<number> {
   let continuation: { jobId: string } | null = null
   if (left.length > 0) {
     if (!json) printRequests(io.stderr, `the run goes on once ${left.length === 1 ? 'this one is' : 'these are'} answered too:`, left, session.flags)
-  } else if (session.postgres === undefined) {
+  } else if (session.fleet === undefined) {
     if (!json) println(io.stderr, `nothing else waits: continue the run with rein run --continue${flagText(session)}`)
   } else {
-    continuation = await queueContinuation(args, io, session, json)
+    continuation = await queueContinuation(args, io, session.fleet.id, json)
   }
   if (json) {
     printJson(io, { ok: true, id, answer, by: by ?? null, session: session.label, pending: left.map(requestJson), continuation })
@@ -75,8 +78,7 @@ function refused(error: unknown, session: ApprovalSession, empty: boolean): Erro
 }
 
 /** For a fleet session: queues the continuation when a Redis is named (`--redis`, REIN_REDIS_URL). */
-async function queueContinuation(args: Parsed, io: Io, session: ApprovalSession, json: boolean): Promise<{ jobId: string } | null> {
-  const id = session.flags[1]!
+async function queueContinuation(args: Parsed, io: Io, id: string, json: boolean): Promise<{ jobId: string } | null> {
   const redis = stringOption(args, 'redis') ?? io.env.REIN_REDIS_URL
   if (!redis) {
     if (!json) println(io.stderr, `nothing else waits; no Redis named, so no continuation is queued: rein submit --continue --session ${shellWord(id)} --redis <url> queues it`)

@@ -20,8 +20,8 @@ export interface ApprovalSession {
   label: string
   /** The options that name it again on a `rein approve` command line. */
   flags: string[]
-  /** For a fleet session: the PostgreSQL it lives in. */
-  postgres?: string
+  /** For a fleet session: its id and the PostgreSQL it lives in. */
+  fleet?: { id: string, postgres: string }
   close(): Promise<void>
 }
 
@@ -36,7 +36,7 @@ export async function openApprovalSession(args: Parsed, io: Io, command: string,
     if (problem !== undefined) throw new UsageError(`rein ${command}: --session ${problem}`)
     const store = postgresSession({ connectionString: postgres, id: session })
     return {
-      store, postgres,
+      store, fleet: { id: session, postgres },
       label: `session ${JSON.stringify(session)} (PostgreSQL at ${postgresTarget(postgres)})`,
       flags: ['--session', session, ...(io.env.REIN_DATABASE_URL ? [] : ['--postgres', '<url>'])],
       close: () => store.close(),
