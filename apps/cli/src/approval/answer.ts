@@ -25,7 +25,6 @@ export async function answerRequest(args: Parsed, io: Io): Promise<number> {
   }
   const answer = answerOf(args)
   const by = stringOption(args, 'by') ?? (io.env.USER || io.env.USERNAME || undefined)
-  // eslint-disable-next-line no-control-regex
   if (by !== undefined && (by.trim() === '' || by.length > 200 || /[\u0000-\u001f\u007f]/.test(by))) {
     throw new UsageError('rein approve: --by must name who answers: up to 200 characters, no control characters')
   }

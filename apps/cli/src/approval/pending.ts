@@ -32,7 +32,6 @@ export function requestLines(requests: readonly ShownRequest[], flags: readonly 
 
 /** `text` with control characters (a terminal's escapes among them) shown as `?`: it came from a session file. */
 function plain(text: string): string {
-  // eslint-disable-next-line no-control-regex
   return text.replace(/[\u0000-\u001f\u007f-\u009f]/g, '?')
 }
 
