@@ -14,7 +14,8 @@ import type { ProgressView } from './progress/view.js'
 
 export interface LiveRun {
   harness: Harness
-  input: string
+  /** The task; undefined continues the session (a turn parked for approval, once answered). */
+  input: string | undefined
   io: Io
   view: ProgressView
   stats: RunStats
@@ -26,7 +27,7 @@ export interface LiveRunResult {
   exitCode: number
 }
 
-/** Runs the harness's agent on `input` and reports the outcome through the view. */
+/** Runs the harness's agent on `input` (or continues its session) and reports the outcome through the view. */
 export async function runLive({ harness, input, io, view, stats }: LiveRun): Promise<LiveRunResult> {
   const agent = harness.agent
   const controller = new AbortController()
@@ -69,9 +70,11 @@ function report(outcome: RunOutcome, io: Io, view: ProgressView): number {
     case 'stopped':
       view.status(`stopped by ${outcome.stop?.tool ?? 'a tool result'}: ${outcome.stop?.message ?? 'a result asked the run to end'}`)
       return ExitCodes.FAILURE
-    case 'awaiting-approval':
-      view.status(`waiting for approval: ${(outcome.approvals ?? []).map((a) => `${a.id} (${a.tool})`).join(', ')}`)
-      return ExitCodes.FAILURE
+    case 'awaiting-approval': {
+      const count = outcome.approvals?.length ?? 0
+      view.status(`parked: ${count} call${count === 1 ? '' : 's'} wait${count === 1 ? 's' : ''} for approval; every call that could run has its result in the session`)
+      return ExitCodes.AWAITING_APPROVAL
+    }
     case 'error':
       view.close()
       println(io.stderr, `rein: the run failed: ${outcome.error?.message ?? 'unknown error'}`)

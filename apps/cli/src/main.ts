@@ -10,6 +10,8 @@
 import { readFileSync } from 'node:fs'
 import { didYouMean } from '@rein/loader/suggest'
 import { commandHelp, parseCommand, UsageError, type Command } from './command.js'
+import { approvals } from './commands/approvals.js'
+import { approve } from './commands/approve.js'
 import { cancel } from './commands/cancel.js'
 import { chains } from './commands/chains.js'
 import { check } from './commands/check.js'
@@ -28,7 +30,7 @@ import { println, type Io } from './io.js'
 import { printJson, problemsOf } from './json.js'
 
 /** Every command, in the order `rein --help` lists them. */
-export const COMMANDS: readonly Command[] = [demo, init, run, check, chains, trace, mcp, worker, submit, cancel, db, hook]
+export const COMMANDS: readonly Command[] = [demo, init, run, approvals, approve, check, chains, trace, mcp, worker, submit, cancel, db, hook]
 
 /** Runs `rein` with `argv` (the arguments after the script name). Resolves with the exit code. */
 export async function main(argv: readonly string[], io: Io): Promise<number> {

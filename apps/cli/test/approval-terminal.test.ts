@@ -6,9 +6,15 @@ import { createStyle } from '../src/progress/style.js'
 
 describe('parseAnswer', () => {
   it('reads y / s / n in any case, an empty line as deny, and anything else as not understood', () => {
-    expect(['y', ' Yes ', 's', 'SESSION', 'n', 'no', '', '  '].map(parseAnswer))
+    expect(['y', ' Yes ', 's', 'SESSION', 'n', 'no', '', '  '].map((line) => parseAnswer(line)))
       .toEqual(['allow-once', 'allow-once', 'allow-session', 'allow-session', 'deny', 'deny', 'deny', 'deny'])
-    expect(['yy', 'ok', 'allow', 'q'].map(parseAnswer)).toEqual([undefined, undefined, undefined, undefined])
+    expect(['yy', 'ok', 'allow', 'q'].map((line) => parseAnswer(line))).toEqual([undefined, undefined, undefined, undefined])
+  })
+
+  it('reads l / later as "decide later" (park) only where the call can wait in a kept session', () => {
+    expect(['l', ' Later '].map((line) => parseAnswer(line, true))).toEqual(['park', 'park'])
+    expect(['l', 'later'].map((line) => parseAnswer(line))).toEqual([undefined, undefined])
+    expect(parseAnswer('y', true)).toBe('allow-once')
   })
 })
 

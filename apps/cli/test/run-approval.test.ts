@@ -65,7 +65,7 @@ describe('rein run: approvals at the terminal', () => {
   it('"y" runs the call; each call of the batch is asked about, with its tool, reason and arguments', async () => {
     const r = await runAsked(['ls', 'pwd'], ['y', 'yes'])
     expect(r.code, r.stderr).toBe(ExitCodes.OK)
-    expect(r.questions).toEqual(['  Allow? [y] once  [s] for this session  [n] deny: ', expect.any(String)])
+    expect(r.questions).toEqual(['  Allow? [y] once  [s] for this session  [n] deny  [l] decide later: ', expect.any(String)])
     expect(r.stdout).toContain(`? "shell" (call b1) needs approval: ${REASON}\n    {\n      "cmd": "ls"\n    }\n`)
     expect(r.stdout).toContain('? "shell" (call b2) needs approval')
     expect(r.stdout.match(/→ allowed once/g)).toHaveLength(2)
@@ -85,7 +85,7 @@ describe('rein run: approvals at the terminal', () => {
     const r = await runAsked(['ls'], ['maybe', 'n'])
     expect(r.code, r.stderr).toBe(ExitCodes.OK)
     expect(r.questions).toHaveLength(2)
-    expect(r.stdout).toContain('please answer y, s or n')
+    expect(r.stdout).toContain('please answer y, s, n or l')
     expect(r.stdout).toContain('→ denied\n')
     expect(r.stdout).toContain(`b1: Error: "shell" was denied at approval (${REASON})`)
     expect(r.outcomes).toEqual({ b1: 'TOOL_DENIED' })

@@ -67,6 +67,12 @@ export interface AgentForOptions {
    * that listeners and plugins can tell their runs and calls apart.
    */
   name?: string
+  /**
+   * How this agent treats an ask nobody has answered, over the file's `agent.approvals`: `park`
+   * (the run ends `awaiting-approval`, DESIGN.md §7.2) or `ask` (a live asker, else deny). A
+   * queue worker parks by default: nobody is at its terminal.
+   */
+  approvals?: 'ask' | 'park'
 }
 
 /** The harness's agents: `get()` the one on the harness's own session, `forSession` a new one per call. */
@@ -88,7 +94,7 @@ export function lazyAgent(plan: AgentPlan): LazyAgent {
   const unavailable = (detail: string) => new ConfigError(LoaderCodes.AGENT_UNAVAILABLE, { file: plan.file }, detail)
 
   /** `session(module)` is asked for the store only once the checks have passed. */
-  const build = (session: (module: AgentModule) => SessionStore | undefined, name: string | undefined): Agent => {
+  const build = (session: (module: AgentModule) => SessionStore | undefined, name: string | undefined, approvals?: 'ask' | 'park'): Agent => {
     if (disposed) throw unavailable('the harness was disposed: load a new one to run an agent')
     if (plan.inspectOnly) throw unavailable('the harness was loaded with { inspectOnly: true }, which builds no agent: load it without inspectOnly to run one')
     // `module` is undefined only without a provider (or inspectOnly, above).
@@ -111,6 +117,7 @@ export function lazyAgent(plan: AgentPlan): LazyAgent {
       ...(system === undefined ? {} : { system }),
       ...(store ? { session: store } : {}),
       ...(name === undefined ? {} : { name }),
+      ...(approvals === undefined ? {} : { approvals }),
     })
   }
 
@@ -127,7 +134,11 @@ export function lazyAgent(plan: AgentPlan): LazyAgent {
       if (name !== undefined && (typeof name !== 'string' || name === '')) {
         throw unavailable(`agentFor(session, { name }): name must be a non-empty string, got ${JSON.stringify(name)}`)
       }
-      const inner = build(() => session, name)
+      const approvals = options.approvals
+      if (approvals !== undefined && approvals !== 'ask' && approvals !== 'park') {
+        throw unavailable(`agentFor(session, { approvals }): approvals must be 'ask' or 'park', got ${JSON.stringify(approvals)}`)
+      }
+      const inner = build(() => session, name, approvals)
       made.add(inner)
       return {
         run: (input, runOptions) => inner.run(input, runOptions),

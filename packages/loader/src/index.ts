@@ -5,6 +5,7 @@
  * the hook chains and the few-shot examples checked against the tools' schemas.
  */
 export { loadHarness, type Harness, type LoadOptions } from './harness.js'
+export { readConfig } from './read-config.js'
 export { createHarness, type HarnessEntry, type HarnessOptions, type PluginValue } from './create.js'
 export type { AppliedEntry, BuiltHarness } from './build.js'
 export type { AgentForOptions } from './agent.js'

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest'
 import { memorySession, type SessionEntry } from '@rein/agent'
 import type { Provider, ToolExec } from '@rein/kernel'
 import { createGate, echoTool } from '@rein/testing'
+import * as permissionGuard from '@rein/plugin-permission-guard'
 import { createHarness } from '../src/index.js'
 
 /**
@@ -75,6 +76,17 @@ describe('harness.agentFor(session): a new agent per session on one harness', ()
     await harness.dispose()
   })
 
+  it('{ approvals } overrides the settings for that agent only: park ends the run awaiting approval, ask (the default) denies', async () => {
+    const guard = [[permissionGuard, { rules: [{ tool: 'echo', action: 'ask', reason: 'a person decides' }] }]] as const
+    const harness = await createHarness({ provider: oneCall('echo'), plugins: [...guard], tools: toolsOf(echoTool()) })
+    const parked = await harness.agentFor(memorySession(), { approvals: 'park' }).run('p')
+    expect(parked).toMatchObject({ kind: 'awaiting-approval', approvals: [{ callId: 'p-call', tool: 'echo', arguments: { label: 'p' }, reason: 'a person decides' }] })
+    const asked = await harness.agentFor(memorySession()).run('a')
+    expect(asked).toMatchObject({ kind: 'completed', text: 'a done' })
+    expect(JSON.stringify(asked.messages)).toContain('was denied at approval (a person decides)')
+    await harness.dispose()
+  })
+
   it('says what is wrong: no provider, not a session, a bad name, a disposed harness', async () => {
     const bare = await createHarness({ tools: toolsOf(echoTool()) })
     expect(() => bare.agentFor(memorySession())).toThrow(expect.objectContaining({
@@ -85,6 +97,7 @@ describe('harness.agentFor(session): a new agent per session on one harness', ()
     const harness = await createHarness({ provider: oneCall('echo'), tools: toolsOf(echoTool()) })
     expect(() => harness.agentFor({} as never)).toThrow(/^agentFor\(session\): session must be a SessionStore \(load\(\) and append\(entry\)\)/)
     expect(() => harness.agentFor(memorySession(), { name: '' })).toThrow('agentFor(session, { name }): name must be a non-empty string, got ""')
+    expect(() => harness.agentFor(memorySession(), { approvals: 'later' as never })).toThrow(`agentFor(session, { approvals }): approvals must be 'ask' or 'park', got "later"`)
     await harness.dispose()
     expect(() => harness.agentFor(memorySession())).toThrow('the harness was disposed: load a new one to run an agent')
   })

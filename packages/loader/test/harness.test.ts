@@ -2,8 +2,8 @@ import { readdir, readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { memorySession } from '@rein/agent'
-import { loadHarness } from '../src/index.js'
-import { fixture, harnessProject } from './helpers.js'
+import { loadHarness, readConfig } from '../src/index.js'
+import { fixture, harnessProject, project } from './helpers.js'
 
 describe('loadHarness', () => {
   it('applies plugins in file order: the first listed is the outermost', async () => {
@@ -144,5 +144,19 @@ describe('loadHarness', () => {
     expect(() => harness.agent).toThrow(message)
     expect(() => harness.agentFor(memorySession())).toThrow(message)
     await harness.dispose()
+  })
+})
+
+describe('readConfig', () => {
+  it('reads what the file says without loading anything: no module imported, the provider\'s variables not needed', async () => {
+    const dir = await project({ 'rein.yaml': 'provider: { use: ./nowhere.mjs, config: { apiKey: "${env:NOT_SET_ANYWHERE}" } }\nplugins: [./missing-plugin.mjs]\nsession: ./runs/s.jsonl\nagent: { approvals: park }\n' })
+    const config = await readConfig(join(dir, 'rein.yaml'), { env: {} })
+    expect(config.session).toBe(join(dir, 'runs', 's.jsonl'))
+    expect(config.agent.approvals).toBe('park')
+  })
+
+  it('throws ConfigErrors naming the file and line of each problem', async () => {
+    const dir = await project({ 'rein.yaml': 'tools: [x]\nsession: 7\n' })
+    await expect(readConfig(join(dir, 'rein.yaml'), { env: {} })).rejects.toMatchObject({ name: 'ConfigErrors', message: expect.stringMatching(/rein\.yaml:2.*"session" must be the path of a JSONL session file/) })
   })
 })

@@ -9,7 +9,7 @@
  * sessions (it closes them itself, after the agent).
  */
 import type { Context } from 'cordis'
-import { memorySession, type Agent, type SessionStore } from '@rein/agent'
+import { memorySession, type Agent, type ApprovalsMode, type SessionStore } from '@rein/agent'
 import { QueueCodes, QueueError } from './codes.js'
 
 /** A harness built on one session: what `loadHarness(path, { session })` and `createHarness({ session })` return. */
@@ -28,8 +28,8 @@ export type HarnessFactory = (session: SessionStore) => Promise<RunHarness>
  */
 export interface SharedHarness {
   readonly ctx: Context
-  /** A new agent on `session`, named `name` (see `@rein/loader`'s `agentFor`). */
-  agentFor(session: SessionStore, options?: { name?: string }): Agent
+  /** A new agent on `session`, named `name`, parking or asking as `approvals` says (see `@rein/loader`'s `agentFor`). */
+  agentFor(session: SessionStore, options?: { name?: string, approvals?: ApprovalsMode }): Agent
 }
 
 /** The agent of one run, and what to undo after it. */
@@ -51,11 +51,14 @@ export interface AgentSource {
   readonly failure: string
 }
 
-/** The source for `harness` as given to `caller`; throws `OPTIONS_INVALID` when it is neither form. */
-export function agentSourceOf(harness: unknown, caller: string): AgentSource {
+/**
+ * The source for `harness` as given to `caller`; throws `OPTIONS_INVALID` when it is neither form.
+ * The agents of a shared harness treat asks as `approvals` says; a harness built per run keeps its own setting.
+ */
+export function agentSourceOf(harness: unknown, caller: string, approvals: ApprovalsMode = 'park'): AgentSource {
   if (typeof harness === 'function') return perRun(harness as HarnessFactory)
   if (typeof (harness as Partial<SharedHarness> | null)?.agentFor === 'function' && (harness as SharedHarness).ctx) {
-    return shared(harness as SharedHarness)
+    return shared(harness as SharedHarness, approvals)
   }
   throw new QueueError(QueueCodes.OPTIONS_INVALID, `${caller}: "harness" must be a harness loaded once, e.g. ` +
     'await loadHarness(\'rein.yaml\'), or a function building one per run, e.g. (session) => loadHarness(path, { session })')
@@ -91,7 +94,7 @@ function perRun(factory: HarnessFactory): AgentSource {
   }
 }
 
-function shared(harness: SharedHarness): AgentSource {
+function shared(harness: SharedHarness, approvals: ApprovalsMode): AgentSource {
   const names = new AgentNames()
   return {
     failure: 'no agent for this run: ',
@@ -99,7 +102,7 @@ function shared(harness: SharedHarness): AgentSource {
       const name = names.take()
       let agent: Agent
       try {
-        agent = harness.agentFor(session, { name })
+        agent = harness.agentFor(session, { name, approvals })
       } catch (error) {
         names.give(name)
         throw error

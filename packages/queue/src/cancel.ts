@@ -29,7 +29,8 @@ export interface CancelEnv {
   watcher(): Promise<RunWatcher>
 }
 
-const QUEUED = new Set(['waiting', 'delayed', 'prioritized', 'paused', 'waiting-children'])
+/** The states of a job that has not started (or waits to be tried again): it reads the session only later. */
+export const QUEUED = new Set(['waiting', 'delayed', 'prioritized', 'paused', 'waiting-children'])
 
 /** Cancels the run of `session`, then waits up to `waitMs` for it to end. */
 export async function cancelRun(env: CancelEnv, requested: string, waitMs = 5000): Promise<CancelOutcome> {

@@ -18,7 +18,8 @@ export { JOB_NAME, type RunJobData, type RunResult } from './job.js'
 export { describeProgress, type RunProgress } from './progress.js'
 export { planRun, type RunPlan, type Repairs } from './resume.js'
 export { DEFAULT_QUEUE, postgresTarget, redisTarget, type QueueTarget } from './options.js'
-// `rein db migrate` and a worker's start create the session table with the session store's own migrate.
-export { migrate } from '@rein/session-postgres'
+// `rein db migrate` and a worker's start create the session table with the session store's own migrate;
+// `rein approvals` / `rein approve` open a fleet session with its store.
+export { migrate, postgresSession, sessionIdProblem } from '@rein/session-postgres'
 export { checkRedis } from './redis.js'
 export { QueueCodes, QueueError, type QueueCode } from './codes.js'

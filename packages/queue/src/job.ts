@@ -1,12 +1,13 @@
 /**
  * The shape of a run as a BullMQ job, shared by submitters and workers. A job is
- * `{ session, task }`; a worker adds `inputAfter` (how many entries the session had before
+ * `{ session, task }`, or `{ session, continuation: true }` for a run that goes on without new
+ * input (a turn parked for approval, once it is answered); a worker adds `inputAfter` (how many entries the session had before
  * this job wrote anything) before it writes, so that whoever resumes the job knows what of
  * the session is its own. One run per session at a time: the session is the job's
  * deduplication id, so BullMQ refuses a second job for it until the first is finished.
  */
 import { randomUUID } from 'node:crypto'
-import type { RunOutcome } from '@rein/agent'
+import type { ParkedCall, RunOutcome } from '@rein/agent'
 import { sessionIdProblem } from '@rein/session-postgres'
 
 /** BullMQ's job name for a run. */
@@ -16,8 +17,10 @@ export const JOB_NAME = 'run'
 export interface RunJobData {
   /** The session id: the PostgreSQL session the run reads and appends to. */
   session: string
-  /** The user message this run adds to the session. */
-  task: string
+  /** The user message this run adds to the session; absent for a continuation. */
+  task?: string
+  /** The run adds no message: it continues the session (`agent.run()`), e.g. a turn parked for approval. */
+  continuation?: true
   /** Set by the first worker to start the job, before it writes: the session's length then. */
   inputAfter?: number
 }
@@ -35,6 +38,8 @@ export interface RunResult {
   worker?: string
   /** How many times a worker started the job (more than 1 after a worker died or the session was locked). */
   attempts?: number
+  /** For `awaiting-approval`: the calls waiting for an answer (`answerApproval`, `rein approve`). */
+  approvals?: ParkedCall[]
 }
 
 /** A fresh job id: unique per submission (BullMQ refuses ids with ":" and plain integers). */
@@ -44,11 +49,13 @@ export function newJobId(): string {
 
 /** Reads the job data a worker was given, or says what is wrong with it. */
 export function jobDataProblem(data: unknown): string | undefined {
-  if (typeof data !== 'object' || data === null) return 'the job has no data; a run job is { session, task }'
-  const { session, task, inputAfter } = data as Record<string, unknown>
+  if (typeof data !== 'object' || data === null) return 'the job has no data; a run job is { session, task } or { session, continuation: true }'
+  const { session, task, continuation, inputAfter } = data as Record<string, unknown>
   const problem = sessionIdProblem(session)
   if (problem !== undefined) return `"session" ${problem}`
-  if (typeof task !== 'string') return '"task" must be a string'
+  if (continuation !== undefined && continuation !== true) return '"continuation" must be true when present'
+  if (continuation === true && task !== undefined) return 'a continuation has no "task": it adds no message'
+  if (continuation === undefined && typeof task !== 'string') return '"task" must be a string'
   if (inputAfter !== undefined && (typeof inputAfter !== 'number' || !Number.isInteger(inputAfter) || inputAfter < 0)) {
     return '"inputAfter" must be a whole number'
   }

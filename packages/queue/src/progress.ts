@@ -15,6 +15,8 @@ export type RunProgress =
     kind: 'started', at: number, worker: string, attempt: number,
     /** An earlier attempt had begun this run: the session goes on from where it stopped. */
     resumed: boolean,
+    /** A continuation: the run adds no message and goes on with the session (a parked turn, once answered). */
+    continuation?: true,
     /** Calls an earlier attempt left without a result, settled as TOOL_OUTCOME_UNKNOWN / TOOL_NOT_STARTED. */
     repaired: { outcomeUnknown: number, notStarted: number },
   }
@@ -53,7 +55,7 @@ export function describeProgress(event: RunProgress): string {
   switch (event.kind) {
     case 'started': {
       const { outcomeUnknown, notStarted } = event.repaired
-      const how = event.resumed ? `resumed (attempt ${event.attempt})` : 'started'
+      const how = event.continuation ? `continued (attempt ${event.attempt})` : event.resumed ? `resumed (attempt ${event.attempt})` : 'started'
       const repairs = outcomeUnknown + notStarted === 0 ? ''
         : `; calls left by the earlier attempt: ${outcomeUnknown} in flight (TOOL_OUTCOME_UNKNOWN, not rerun), ${notStarted} not started (TOOL_NOT_STARTED)`
       return `${how} on ${event.worker}${repairs}`

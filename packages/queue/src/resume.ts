@@ -18,6 +18,8 @@ export type RunPlan =
   | { kind: 'resume', repairs: Repairs }
   /** An earlier attempt got the model's final answer: report it, ask nothing. */
   | { kind: 'finished', text: string }
+  /** A continuation of a session that holds nothing to go on from. */
+  | { kind: 'nothing', reason: string }
 
 /** Calls left without a result, by how the agent's repair will settle them. */
 export interface Repairs {
@@ -27,6 +29,7 @@ export interface Repairs {
 
 /** Plans one attempt of `data`'s job on a session holding `entries`. */
 export function planRun(entries: readonly SessionEntry[], data: RunJobData): RunPlan {
+  if (data.continuation) return planContinuation(entries)
   const after = data.inputAfter
   if (after === undefined) return { kind: 'fresh', inputAfter: entries.length }
   const own = entries.slice(after)
@@ -39,6 +42,22 @@ export function planRun(entries: readonly SessionEntry[], data: RunJobData): Run
     return { kind: 'finished', text: textOf(last.message.content) }
   }
   return { kind: 'resume', repairs: repairsOf(entries) }
+}
+
+/**
+ * A continuation runs on without input: the parked turn (or one a dead worker left) goes on.
+ * A session whose last word is the model's final answer is finished: asking the model again
+ * would add a turn nobody asked for (a continuation queued twice finds it so). It counts no
+ * repairs: the calls of a parked turn that have no result are continued, not repaired, and
+ * which of them the agent settles is its own decision.
+ */
+function planContinuation(entries: readonly SessionEntry[]): RunPlan {
+  const last = entries.findLast((entry) => entry.type !== 'state')
+  if (last === undefined) return { kind: 'nothing', reason: 'the session is empty: there is no run to continue (submit a task first)' }
+  if (last.type === 'message' && last.message.role === 'assistant' && !(last.message.toolCalls?.length)) {
+    return { kind: 'finished', text: textOf(last.message.content) }
+  }
+  return { kind: 'resume', repairs: { outcomeUnknown: 0, notStarted: 0 } }
 }
 
 /** How many calls the agent's resume repair will settle, by kind. */

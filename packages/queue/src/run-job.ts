@@ -80,10 +80,12 @@ export async function runJob(job: Job<RunJobData, RunResult>, token: string | un
     }
     const plan = planRun(entries, data)
     if (plan.kind === 'finished') return ended({ kind: 'completed', text: plan.text })
+    if (plan.kind === 'nothing') return ended({ kind: 'error', text: '', error: `session ${JSON.stringify(data.session)}: ${plan.reason}` })
     if (plan.kind === 'fresh' && data.inputAfter === undefined) await job.updateData({ ...data, inputAfter: plan.inputAfter })
     progress.send({
       kind: 'started', at: Date.now(), worker: env.worker, attempt: job.attemptsStarted, resumed: plan.kind === 'resume',
       repaired: plan.kind === 'resume' ? plan.repairs : { outcomeUnknown: 0, notStarted: 0 },
+      ...(data.continuation ? { continuation: true as const } : {}),
     })
     try {
       run = await env.agents.open(primed(store, entries))
@@ -122,6 +124,7 @@ async function waitForHolder(job: Job<RunJobData, RunResult>, token: string | un
 function resultOf(outcome: RunOutcome): RunResult {
   const last = outcome.messages.at(-1)
   const text = last?.role === 'assistant' && !last.toolCalls?.length ? textOf(last.content) : ''
+  if (outcome.kind === 'awaiting-approval') return { kind: outcome.kind, text, approvals: outcome.approvals ?? [] }
   if (outcome.kind !== 'error') return { kind: outcome.kind, text }
   return { ...failure(outcome.error), text }
 }

@@ -12,6 +12,7 @@
  */
 import { hostname } from 'node:os'
 import { DelayedError, Worker, type Job } from 'bullmq'
+import type { ApprovalsMode } from '@rein/agent'
 import { migrate } from '@rein/session-postgres'
 import { CancelListener } from './cancel-channel.js'
 import { QueueCodes, QueueError } from './codes.js'
@@ -32,6 +33,14 @@ export interface WorkerOptions extends QueueTarget {
    * permission-guard's "allow-session" answers included), at the cost of a harness load per run.
    */
   harness: SharedHarness | HarnessFactory
+  /**
+   * What the agents of a shared harness do with an ask nobody has answered (default `park`:
+   * nobody is at a worker's terminal). `park`: the run ends `awaiting-approval` and the worker
+   * is free; `answerApproval` (or `rein approve`) writes the answer and a continuation
+   * (`submit({ session, continue: true })`) goes on, on any worker. `ask`: the harness's
+   * `approvalPrompt`, else a deny. A harness built per run keeps its own `agent.approvals`.
+   */
+  approvals?: ApprovalsMode
   /** The PostgreSQL the sessions live in: `postgres://user:password@host:port/db`. */
   postgres: string
   /** Runs at once in this process (default 4). */
@@ -66,7 +75,11 @@ const CALLER = 'createWorker'
 /** Checks the harness and the servers, then starts taking jobs. Throws `QueueError` when one cannot be used. */
 export async function createWorker(options: WorkerOptions): Promise<RunWorker> {
   const keys = keysOf(options, CALLER)
-  const agents = agentSourceOf(options.harness, CALLER)
+  const approvals = options.approvals ?? 'park'
+  if (approvals !== 'park' && approvals !== 'ask') {
+    throw new QueueError(QueueCodes.OPTIONS_INVALID, `${CALLER}: "approvals" must be 'park' or 'ask', got ${JSON.stringify(approvals)}`)
+  }
+  const agents = agentSourceOf(options.harness, CALLER, approvals)
   const postgres = text(CALLER, 'postgres', options.postgres)
   const concurrency = count(CALLER, 'concurrency', options.concurrency, 4)
   const lockDuration = count(CALLER, 'lockDurationMs', options.lockDurationMs, 30_000, 100)

@@ -37,6 +37,8 @@ export interface FleetOptions {
   concurrency: number
   lockDurationMs: number
   stalledIntervalMs: number
+  /** The harness file (default the fixture harness). */
+  config?: string
 }
 
 /** A running `rein worker` process. */
@@ -54,7 +56,7 @@ export interface WorkerProcess {
 
 /** Starts `rein worker` and resolves once it takes runs. */
 export function startWorker(options: FleetOptions): Promise<WorkerProcess> {
-  const args = [BIN, 'worker', '-c', FIXTURE, '--queue', options.queue, '--concurrency', String(options.concurrency),
+  const args = [BIN, 'worker', '-c', options.config ?? FIXTURE, '--queue', options.queue, '--concurrency', String(options.concurrency),
     '--lock-duration', String(options.lockDurationMs), '--stalled-interval', String(options.stalledIntervalMs)]
   const child = spawn(process.execPath, args, {
     env: { ...process.env, REIN_REDIS_URL: options.redis, REIN_DATABASE_URL: options.postgres, REIN_LEDGER_URL: options.postgres },

@@ -7,6 +7,7 @@ describe('describeProgress: one line per event for a person watching', () => {
     expect(describeProgress(started)).toBe('started on w1:42')
     expect(describeProgress({ ...started, attempt: 2, resumed: true, repaired: { outcomeUnknown: 1, notStarted: 2 } })).toBe(
       'resumed (attempt 2) on w1:42; calls left by the earlier attempt: 1 in flight (TOOL_OUTCOME_UNKNOWN, not rerun), 2 not started (TOOL_NOT_STARTED)')
+    expect(describeProgress({ ...started, resumed: true, continuation: true })).toBe('continued (attempt 1) on w1:42')
   })
 
   it('shows calls as they start and end, with the code of a failure', () => {

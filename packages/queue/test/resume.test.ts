@@ -45,3 +45,21 @@ describe('planRun: what an attempt of a job does with its session', () => {
       .toEqual({ kind: 'resume', repairs: { outcomeUnknown: 0, notStarted: 0 } })
   })
 })
+
+describe('planRun: a continuation (no task)', () => {
+  const continuation = { session: 's', continuation: true } as const
+
+  it('goes on with a session that awaits approval (or that a dead worker left mid-turn), adding nothing', () => {
+    const parked = numbered([...earlier,
+      { type: 'message', message: { role: 'user', content: 'the task' } },
+      { type: 'message', turn: 2, message: callMessage([toolCall('a', 'push')]) },
+    ])
+    // Its call has no result, but it is the parked one: the agent continues it, nothing is repaired.
+    expect(planRun(parked, continuation)).toEqual({ kind: 'resume', repairs: { outcomeUnknown: 0, notStarted: 0 } })
+  })
+
+  it("reports a finished session's answer and asks nothing; an empty session has nothing to continue", () => {
+    expect(planRun(numbered(earlier), continuation)).toEqual({ kind: 'finished', text: 'done before' })
+    expect(planRun([], continuation)).toEqual({ kind: 'nothing', reason: 'the session is empty: there is no run to continue (submit a task first)' })
+  })
+})

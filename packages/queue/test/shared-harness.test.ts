@@ -98,11 +98,11 @@ describeWithServers('one harness shared by the runs of a worker', (servers) => {
   })
 })
 
-describeWithServers('approvals on a worker (permission-guard, default: ask)', (servers) => {
+describeWithServers('approvals on a worker that asks (approvals: ask; permission-guard, default: ask)', (servers) => {
   const worker = async (harness: SharedHarness | HarnessFactory) => {
     const { redis, postgres } = servers()
     const queue = newQueue()
-    const running = await createWorker({ redis: redis.url, postgres: postgres.url, queue, harness, concurrency: 2 })
+    const running = await createWorker({ redis: redis.url, postgres: postgres.url, queue, harness, concurrency: 2, approvals: 'ask' })
     const client = await createQueueClient({ redis: redis.url, queue })
     return {
       answer: async (session: string) => (await client.submit({ session, task: session })).result?.text,
@@ -110,7 +110,7 @@ describeWithServers('approvals on a worker (permission-guard, default: ask)', (s
     }
   }
 
-  it('with nobody to ask, as under rein worker, the call of every session is denied', async () => {
+  it('with nobody to ask, the call of every session is denied', async () => {
     const harness = await loadHarness(join(FIXTURES, 'guarded.yaml'))
     const { answer, close } = await worker(harness)
     const [a, b] = [newSession('a'), newSession('b')]

@@ -3,7 +3,7 @@
  * (`ctx.approvalPrompt = { ask(request) }`, asked by `@rein/plugin-permission-guard`); a harness
  * without that plugin simply never asks.
  */
-export type { ApprovalAnswer, ApprovalPrompt, ApprovalRequest } from '@rein/kernel'
+export type { ApprovalAnswer, ApprovalPrompt, ApprovalReply, ApprovalRequest } from '@rein/kernel'
 
 /** How `rein run --approve` answers: at the terminal, or always the same without asking. */
 export const APPROVE_MODES = ['ask', 'deny', 'allow'] as const

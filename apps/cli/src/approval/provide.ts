@@ -16,8 +16,11 @@ export function provideApprovalPrompt(ctx: Context, prompt: ApprovalPrompt): () 
   return ctx.set('approvalPrompt', prompt)
 }
 
-/** The approval prompt for `mode`. Notices go to `io.stderr`, with the view paused around them. */
-export function approvalPrompt(mode: ApproveMode, io: Io, view: ProgressView): ApprovalPrompt {
+/**
+ * The approval prompt for `mode`. Notices go to `io.stderr`, with the view paused around them.
+ * `canPark`: the session is kept in a file, so the terminal may offer "decide later".
+ */
+export function approvalPrompt(mode: ApproveMode, io: Io, view: ProgressView, { canPark = false }: { canPark?: boolean } = {}): ApprovalPrompt {
   switch (mode) {
     case 'deny':
       return { ask: async () => 'deny' as const }
@@ -26,7 +29,7 @@ export function approvalPrompt(mode: ApproveMode, io: Io, view: ProgressView): A
         `rein: ${needs(request)}; allowed without asking (--approve allow), as is every later call that needs approval`)
     case 'ask':
       if (io.isTTY && io.prompt) {
-        return terminalAsker({ prompt: io.prompt, out: io.stdout, view, style: createStyle(wantsColor(io.isTTY, io.env)) })
+        return terminalAsker({ prompt: io.prompt, out: io.stdout, view, style: createStyle(wantsColor(io.isTTY, io.env)), canPark })
       }
       return noticed(io, view, 'deny', firstPerTool(), (request) =>
         `rein: ${needs(request)}; there is no terminal to ask at, so it was denied — ` +

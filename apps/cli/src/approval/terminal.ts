@@ -1,17 +1,20 @@
 /**
  * Asks a person at the terminal whether a call may run. The live view lends the screen; the
  * tool, the reason and the arguments (pretty JSON, a few lines) are shown and one line is
- * read: `y` allows once, `s` for the session, `n` or an empty line denies, anything else asks
+ * read: `y` allows once, `s` for the session, `n` or an empty line denies, `l` (when the session
+ * is kept in a file) parks the call for a later answer (`rein approve`), anything else asks
  * again. End of input or an aborted run (Ctrl-C) is a deny. The view is redrawn on every path.
  */
 import type { Io, Output } from '../io.js'
 import { clip } from '../progress/format.js'
 import type { Style } from '../progress/style.js'
 import type { ProgressView } from '../progress/view.js'
-import type { ApprovalAnswer, ApprovalPrompt, ApprovalRequest } from './contract.js'
+import type { ApprovalPrompt, ApprovalReply, ApprovalRequest } from './contract.js'
 
 /** The question, as the prompt shows it. */
 export const QUESTION = '  Allow? [y] once  [s] for this session  [n] deny: '
+/** The question when the call can wait in the session for a later answer. */
+export const QUESTION_LATER = '  Allow? [y] once  [s] for this session  [n] deny  [l] decide later: '
 /** Lines of arguments shown at most; the rest is counted. */
 const MAX_ARG_LINES = 8
 /** Unrecognised answers before the call is denied (a prompt that keeps answering nonsense). */
@@ -22,16 +25,18 @@ export interface TerminalAskerOptions {
   out: Output
   view: ProgressView
   style: Style
+  /** The session is kept (a file): `l` parks the call, answered later with `rein approve`. */
+  canPark?: boolean
 }
 
 /** An approval prompt that asks at the terminal, one request after the other. */
-export function terminalAsker({ prompt, out, view, style }: TerminalAskerOptions): ApprovalPrompt {
+export function terminalAsker({ prompt, out, view, style, canPark = false }: TerminalAskerOptions): ApprovalPrompt {
   let tail: Promise<unknown> = Promise.resolve()
-  const askOne = async ({ exec, reason }: ApprovalRequest): Promise<ApprovalAnswer> => {
+  const askOne = async ({ exec, reason }: ApprovalRequest): Promise<ApprovalReply> => {
     view.pause()
     try {
       out.write(describeRequest({ exec, reason }, style, Math.max(40, (out.columns ?? 100) - 1)))
-      const { answer, why, cut } = await readAnswer(prompt, exec.signal, out)
+      const { answer, why, cut } = await readAnswer(prompt, exec.signal, out, canPark)
       if (cut) out.write('\n')
       out.write(`${verdictLine(answer, why, style)}\n`)
       return answer
@@ -48,9 +53,10 @@ export function terminalAsker({ prompt, out, view, style }: TerminalAskerOptions
   }
 }
 
-/** `y`/`yes`, `s`/`session`, `n`/`no`/empty; `undefined` for anything else. */
-export function parseAnswer(line: string): ApprovalAnswer | undefined {
+/** `y`/`yes`, `s`/`session`, `n`/`no`/empty, and with `canPark` `l`/`later`; `undefined` for anything else. */
+export function parseAnswer(line: string, canPark = false): ApprovalReply | undefined {
   const word = line.trim().toLowerCase()
+  if (canPark && (word === 'l' || word === 'later')) return 'park'
   if (word === 'y' || word === 'yes') return 'allow-once'
   if (word === 's' || word === 'session') return 'allow-session'
   if (word === '' || word === 'n' || word === 'no') return 'deny'
@@ -76,29 +82,30 @@ const INTERRUPTED = 'the run was interrupted'
 
 /** What was answered; `cut` when the question line was left without its newline. */
 interface Reply {
-  answer: ApprovalAnswer
+  answer: ApprovalReply
   why?: string
   cut?: boolean
 }
 
 /** Reads answers until one is understood; end of input or an abort denies. */
-async function readAnswer(prompt: TerminalAskerOptions['prompt'], signal: AbortSignal, out: Output): Promise<Reply> {
+async function readAnswer(prompt: TerminalAskerOptions['prompt'], signal: AbortSignal, out: Output, canPark: boolean): Promise<Reply> {
   for (let tries = 0; tries < MAX_TRIES; tries++) {
     if (signal.aborted) return { answer: 'deny', why: INTERRUPTED }
-    const line = await prompt(QUESTION, signal)
+    const line = await prompt(canPark ? QUESTION_LATER : QUESTION, signal)
     if (signal.aborted) return { answer: 'deny', why: INTERRUPTED, cut: true }
     if (line === undefined) return { answer: 'deny', why: 'no answer: end of input', cut: true }
-    const answer = parseAnswer(line)
+    const answer = parseAnswer(line, canPark)
     if (answer) return { answer }
-    out.write(`  please answer y, s or n\n`)
+    out.write(`  please answer y, s${canPark ? ', n or l' : ' or n'}\n`)
   }
   return { answer: 'deny', why: `no answer understood after ${MAX_TRIES} tries` }
 }
 
-function verdictLine(answer: ApprovalAnswer, why: string | undefined, style: Style): string {
+function verdictLine(answer: ApprovalReply, why: string | undefined, style: Style): string {
   // The kernel settles a call whose run was interrupted while asked ABORTED_BEFORE_DISPATCH:
   // nothing was refused, the call simply never started.
   if (why === INTERRUPTED) return style.yellow(`  → not run (${why})`)
+  if (answer === 'park') return style.yellow('  → left for later: the call waits in the session (rein approvals lists it, rein approve answers it)')
   if (answer === 'allow-once') return style.green('  → allowed once')
   if (answer === 'allow-session') return style.green('  → allowed for this session (this tool and rule are not asked about again)')
   return style.yellow(`  → denied${why ? ` (${why})` : ''}`)

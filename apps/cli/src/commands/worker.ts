@@ -26,6 +26,9 @@ rein submit. The harness is loaded once per worker: each run gets an agent of it
 session, and the runs share the harness's plugins and tools (a cache, for one). When a worker dies, each of its runs is taken over by another worker once its
 lock has expired: the session goes on from where it stopped, a call whose result was stored is
 never run again, and a call that was in flight is reported to the model as TOOL_OUTCOME_UNKNOWN.
+A call that needs approval parks (unless agent.approvals in the file says ask): the run ends
+awaiting approval, the worker takes other runs, and once rein approve has answered, any
+worker continues the session.
 Ctrl-C or SIGTERM stops taking runs and waits for those in progress; a second one exits now.
 
 Options:
@@ -63,6 +66,8 @@ Options:
       const running = await createWorker({
         redis, postgres, queue: stringOption(args, 'queue'),
         harness,
+        // Nobody answers at a worker's terminal: asks park unless the file says otherwise.
+        approvals: harness.config.agent.approvals ?? 'park',
         concurrency: whole(args, 'concurrency'),
         lockDurationMs: whole(args, 'lock-duration'),
         stalledIntervalMs: whole(args, 'stalled-interval'),

@@ -4,6 +4,7 @@
  * and its stats only, after the run; the shape is documented in the CLI README.
  */
 import type { RunOutcome } from '@rein/agent'
+import { requestJson } from '../approval/pending.js'
 import type { RunStats } from './stats.js'
 
 /** The `--json` document of a finished run. */
@@ -15,6 +16,7 @@ export function runJson(outcome: RunOutcome, stats: RunStats, session: string | 
     outcome: outcome.kind,
     answer: outcome.kind === 'completed' && last?.role === 'assistant' ? last.content : null,
     ...(outcome.kind === 'error' ? { problems: [{ message: outcome.error?.message ?? 'unknown error' }] } : {}),
+    ...(outcome.kind === 'awaiting-approval' ? { approvals: (outcome.approvals ?? []).map(requestJson) } : {}),
     session: session ?? null,
     calls: stats.records().map((r) => ({
       turn: r.turn,

@@ -1,0 +1,53 @@
+/**
+ * How the CLI shows calls waiting for approval, wherever they come from (a run that parked,
+ * `rein approvals`, `rein submit`): per request its id, call, tool, reason, arguments (compact
+ * JSON, clipped) and times, then the `rein approve` line that answers it. Output only.
+ */
+import type { ParkedCall, PendingApproval } from '@rein/agent'
+import { println, type Output } from '../io.js'
+import { clip } from '../progress/format.js'
+import { shellWord } from './session-source.js'
+
+/** A request as shown: what a run's outcome lists, plus the times `pendingApprovals` knows. */
+export type ShownRequest = ParkedCall & Partial<Pick<PendingApproval, 'requestedAt' | 'expiresAt' | 'expired'>>
+
+/** The lines of `requests`, each followed by the command that answers it (`flags` name the session). */
+export function requestLines(requests: readonly ShownRequest[], flags: readonly string[], width = 100): string[] {
+  const where = flags.map(shellWord).join(' ')
+  return requests.flatMap((request) => {
+    const times = [
+      request.requestedAt === undefined ? '' : `asked ${new Date(request.requestedAt).toISOString()}`,
+      request.expiresAt === undefined ? '' : `${request.expired ? 'expired' : 'expires'} ${new Date(request.expiresAt).toISOString()}`,
+    ].filter(Boolean).join(', ')
+    return [
+      `${request.id}  ${JSON.stringify(request.tool)} (call ${plain(request.callId)})${request.reason ? `: ${plain(request.reason)}` : ''}`,
+      clip(`    arguments: ${JSON.stringify(request.arguments)}`, width),
+      ...(times ? [`    ${times}`] : []),
+      request.expired
+        ? '    it can no longer be answered; the call is denied when the session continues'
+        : `    answer: rein approve ${request.id}${where ? ` ${where}` : ''}   (add --deny to refuse, --for-session to allow it for the session)`,
+    ]
+  })
+}
+
+/** `text` with control characters (a terminal's escapes among them) shown as `?`: it came from a session file. */
+function plain(text: string): string {
+  return text.replace(/[\u0000-\u001f\u007f-\u009f]/g, '?')
+}
+
+/** Prints `requests` to `out` under a heading. */
+export function printRequests(out: Output, heading: string, requests: readonly ShownRequest[], flags: readonly string[]): void {
+  println(out, heading)
+  for (const line of requestLines(requests, flags, Math.max(40, (out.columns ?? 100) - 1))) println(out, `  ${line}`)
+}
+
+/** A request as `--json` prints it. */
+export function requestJson(request: ShownRequest) {
+  return {
+    id: request.id, callId: request.callId, tool: request.tool, arguments: request.arguments,
+    reason: request.reason ?? null,
+    requestedAt: request.requestedAt === undefined ? null : new Date(request.requestedAt).toISOString(),
+    expiresAt: request.expiresAt === undefined ? null : new Date(request.expiresAt).toISOString(),
+    expired: request.expired ?? false,
+  }
+}
