@@ -13,3 +13,4 @@ export {
   isStandardSchema, jsonSchemaOf, checkStandard, type StandardSchema, type StandardResult, type StandardOutput, type Checked,
 } from './standard-schema.js'
 export { checkOf, type Check } from './check.js'
+export { messageOf, readSafely } from './read.js'

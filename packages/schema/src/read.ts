@@ -1,7 +1,8 @@
 /**
- * Reading what a schema library answers or throws without trusting it (the kernel's rules for
- * hostile values, for this package, which imports none of rein's): never throws, and reads
- * each property once.
+ * Reading values nobody vouches for: what a schema library (or, for the kernel, a tool or a
+ * plugin) throws or answers may be a null-prototype object, a proxy whose traps throw, or an
+ * error whose `message` getter throws. Both readers are total and read each property once.
+ * The kernel re-exports them; this package, a leaf, imports none of rein's.
  */
 
 /** The message of anything thrown, in one readable string. Never throws. */
