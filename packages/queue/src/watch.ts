@@ -76,11 +76,13 @@ export class RunWatcher {
   /** Settles the waits for `jobId` from the job's stored state, when it has already ended. */
   async check(jobId: string): Promise<void> {
     if (!this.waiters.has(jobId)) return
+    // The state first, then the job: a job read before it completes would carry no return value yet.
+    const state = await this.queue.getJobState(jobId)
+    if (state !== 'completed' && state !== 'failed' && state !== 'unknown') return
     const job = await Job.fromId<RunJobData, RunResult>(this.queue, jobId)
-    const state = job ? await job.getState() : 'removed'
-    if (state === 'removed') this.each(jobId, (w) => w.settle(NOT_STARTED))
-    else if (state === 'completed') this.each(jobId, (w) => w.settle(job!.returnvalue))
-    else if (state === 'failed') this.each(jobId, (w) => w.settle({ kind: 'error', text: '', error: job!.failedReason }))
+    if (!job) this.each(jobId, (w) => w.settle(NOT_STARTED))
+    else if (state === 'completed') this.each(jobId, (w) => w.settle(job.returnvalue))
+    else if (state === 'failed') this.each(jobId, (w) => w.settle({ kind: 'error', text: '', error: job.failedReason }))
   }
 
   private each(jobId: string, act: (waiter: Waiter) => void): void {
