@@ -9,6 +9,7 @@ const benches = [
   'packages/agent/bench/memory.mjs',
   'packages/agent/bench/session.mjs',
   'packages/session-postgres/bench/session.mjs',
+  'packages/queue/bench/fleet.mjs',
   'examples/standard-stack/bench/forced-gc.mjs',
   'plugins/audit/bench/append.mjs',
   'packages/tool-run-code/bench/startup.mjs',

@@ -1,0 +1,42 @@
+/**
+ * One worker process of the fleet bench (`bench/fleet.mjs` forks it with `--expose-gc` and an
+ * IPC channel): loads `fleet.yaml` once, runs `createWorker` on it (approvals park, the
+ * default), says `{ ready, name }`, and answers `measure` with its memory after full GCs and
+ * `stop` by closing (runs in progress finish) and exiting. Servers and queue come from the
+ * environment: BENCH_REDIS, BENCH_POSTGRES, BENCH_QUEUE, BENCH_CONCURRENCY.
+ */
+import { fileURLToPath } from 'node:url'
+import { setTimeout as sleep } from 'node:timers/promises'
+import { getHeapSpaceStatistics, writeHeapSnapshot } from 'node:v8'
+import { loadHarness } from '@rein/loader'
+import { createWorker } from '../../dist/src/index.js'
+
+const env = process.env
+const harness = await loadHarness(fileURLToPath(new URL('./fleet.yaml', import.meta.url)))
+const worker = await createWorker({
+  redis: env.BENCH_REDIS, postgres: env.BENCH_POSTGRES, queue: env.BENCH_QUEUE, harness,
+  concurrency: Number(env.BENCH_CONCURRENCY ?? 4), log: () => {},
+})
+
+let dumps = 0
+process.on('message', async (message) => {
+  if (message === 'measure') {
+    // Settle what finished runs left scheduled (timers, idle sockets), then collect until stable.
+    await sleep(300)
+    for (let i = 0; i < 4; i++) {
+      globalThis.gc()
+      await sleep(20)
+    }
+    // BENCH_HEAPDUMP=<prefix>: a heap snapshot per measure, to see what a parked session leaves.
+    if (env.BENCH_HEAPDUMP) writeHeapSnapshot(`${env.BENCH_HEAPDUMP}-${process.pid}-${++dumps}.heapsnapshot`)
+    const { heapUsed, rss } = process.memoryUsage()
+    // Compiled code grows as the run path gets optimized, whatever the number of sessions; the rest is data.
+    const code = getHeapSpaceStatistics().filter((space) => /code/.test(space.space_name)).reduce((n, space) => n + space.space_used_size, 0)
+    process.send({ memory: { heapUsed, rss, code, data: heapUsed - code } })
+  } else if (message === 'stop') {
+    await worker.close()
+    await harness.dispose()
+    process.disconnect()
+  }
+})
+process.send({ ready: true, name: worker.name })
