@@ -30,10 +30,14 @@ const recursion = `
 
 describe('limits', () => {
   it('ends a busy loop at the timeout plugin\'s deadline (TOOL_TIMEOUT), and the next call works', async () => {
-    const { ctx, plugins: [deadline] } = await startedWithForks({ plugins: [[timeout, { tools: { run_code: 300 } }]] })
+    const roomy = { tools: { run_code: ROOMY_MS } }
+    const { ctx, plugins: [deadline] } = await startedWithForks({ plugins: [[timeout, roomy]] })
+    // A warm thread first, so that the loop (not the thread's start) is what the deadline ends.
+    expect(outcome(await run(ctx, 'return 0'))).toEqual(['OK', 0])
+    deadline!.update({ tools: { run_code: 300 } })
     expect(outcome(await run(ctx, 'while (true) {}'))).toEqual(['TOOL_TIMEOUT', 'Error: tool call timed out after 300ms'])
     // The same run_code plugin (and pool) serves the next call, under a deadline load cannot reach.
-    deadline!.update({ tools: { run_code: ROOMY_MS } })
+    deadline!.update(roomy)
     expect(outcome(await run(ctx, 'return 1 + 1'))).toEqual(['OK', 2])
   })
 
