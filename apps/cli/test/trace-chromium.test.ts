@@ -16,6 +16,14 @@ const name = chromium
   ? 'loads a demo trace without console messages, with one bar per call, and renders a screenshot'
   : 'writes a demo trace with one bar per call (chromium is not installed: apt-get install -y chromium for the browser checks)'
 
+/** How long one browser run may take before it is killed. */
+const BROWSER_MS = 60_000
+/**
+ * The test's own limit: two browser runs, a demo and a trace, on a loaded machine. It is above
+ * what the browser runs may take, so a slow browser fails with its own error, not a test timeout.
+ */
+const TEST_MS = 2 * BROWSER_MS + 60_000
+
 /** Runs headless Chromium to its exit, on a fresh profile folder (removed after the test, like every `project()`). */
 async function browse(args: string[]) {
   const profile = await project()
@@ -23,7 +31,7 @@ async function browse(args: string[]) {
     '--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update',
     '--disable-sync', '--no-first-run', '--hide-scrollbars', '--enable-logging=stderr', '--v=0',
     `--user-data-dir=${profile}`, ...args,
-  ], { encoding: 'utf8', timeout: 60_000, maxBuffer: 64 * 1024 * 1024 })
+  ], { encoding: 'utf8', timeout: BROWSER_MS, maxBuffer: 64 * 1024 * 1024 })
   if (result.error) throw result.error
   return result
 }
@@ -56,5 +64,5 @@ describe('rein trace in headless Chromium', () => {
     const bytes = await readFile(png)
     expect(bytes.subarray(1, 4).toString()).toBe('PNG')
     expect(bytes.length).toBeGreaterThan(10_000)
-  })
+  }, TEST_MS)
 })

@@ -47,7 +47,9 @@ afterEach(async () => { await Promise.all(disposers.splice(0).map((dispose) => d
 async function harnessWith(seen: ToolExec[], started?: () => void, reasons?: unknown[]) {
   const harness = await createHarness({
     plugins: [
-      [timeoutPolicy, { defaultMs: 50, graceMs: 50 }],
+      // Only `wait` has the short deadline under test; the calls that must succeed, and `wait`
+      // ending on its signal, get room that a loaded machine cannot use up.
+      [timeoutPolicy, { defaultMs: 60_000, graceMs: 10_000, tools: { wait: 50 } }],
       [permissionGuard, { rules: [{ tool: 'remove', action: 'deny', reason: 'removing is not allowed here' }] }],
     ],
     tools: [testTools(seen, started, reasons)],

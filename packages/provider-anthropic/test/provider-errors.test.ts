@@ -89,7 +89,8 @@ describe('a stream that goes wrong', () => {
     const next = iterator.next()
     controller.abort()
     await expect(next).rejects.toMatchObject({ name: 'AbortError', code: 'PROVIDER_ABORTED' })
-    expect(Date.now() - started).toBeLessThan(500)
+    // Far below the idle timeout (120 s) that would otherwise end the hanging stream, with room for a loaded machine.
+    expect(Date.now() - started).toBeLessThan(10_000)
   })
 
   it('a signal aborted before the request sends nothing', async () => {

@@ -93,7 +93,8 @@ describe('retries', () => {
     const started = Date.now()
     controller.abort()
     await expect(pending).rejects.toMatchObject({ name: 'AbortError', code: 'PROVIDER_ABORTED' })
-    expect(Date.now() - started).toBeLessThan(500)
+    // Far below the 30 s the server asked to wait, with room for a loaded machine.
+    expect(Date.now() - started).toBeLessThan(10_000)
     expect(server.requests).toHaveLength(1)
   })
 })

@@ -7,7 +7,7 @@
  * up to its cap.
  */
 import { startHttpFixture, type FixtureReply, type HttpFixture } from '@rein/testing'
-import { afterEach, describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it, vi } from 'vitest'
 import { PROVIDER_ABORTED, PROVIDER_BAD_RESPONSE, PROVIDER_STREAM_INTERRUPTED, PROVIDER_UNAVAILABLE } from '../src/codes.js'
 import { ProviderBadRequestError, type ProviderError } from '../src/errors.js'
 import { postWithRetries, type Endpoint, type HttpDeps, type HttpFailure } from '../src/http.js'
@@ -17,6 +17,12 @@ import { createRedactor } from '../src/secrets.js'
 import { failWith } from '../src/site.js'
 
 const SECRET = 'q-secret-0a1b2c3d'
+/**
+ * The idle window of tests that wait it out. The fixture server shares this process's event
+ * loop, and after a stall of the loop its timers run before it reads the bytes already waiting:
+ * the window must be longer than a loaded machine stalls, not just longer than the network.
+ */
+const IDLE_MS = 1_000
 
 let server: HttpFixture | undefined
 let other: HttpFixture | undefined
@@ -151,42 +157,49 @@ describe('postWithRetries', () => {
 
   it('gives up on a server that never answers after idleTimeoutMs, retrying it like a connection failure', async () => {
     const s = await serve({ silent: true }, { silent: true })
-    const { endpoint } = endpointAt(s.url, { idleTimeoutMs: 50, retry: { maxRetries: 1, retryBaseDelayMs: 1, maxRetryDelayMs: 1, retryableStatus: transientStatus } })
+    const { endpoint } = endpointAt(s.url, { idleTimeoutMs: IDLE_MS, retry: { maxRetries: 1, retryBaseDelayMs: 1, maxRetryDelayMs: 1, retryableStatus: transientStatus } })
     await expect(postWithRetries(endpoint, {}, false, undefined, recorder().deps)).rejects.toMatchObject({
-      code: PROVIDER_UNAVAILABLE, message: `${endpoint.shownURL} sent no answer within 50 ms (idleTimeoutMs) (2 attempts)`,
+      code: PROVIDER_UNAVAILABLE, message: `${endpoint.shownURL} sent no answer within ${IDLE_MS} ms (idleTimeoutMs) (2 attempts)`,
     })
     expect(s.requests).toHaveLength(2)
   })
 
   it('gives up on headers that are never followed by a body', async () => {
     const s = await serve({ headers: { 'content-type': 'text/event-stream' }, then: 'hang' })
-    const { endpoint } = endpointAt(s.url, { idleTimeoutMs: 50, retry: { maxRetries: 0, retryBaseDelayMs: 1, maxRetryDelayMs: 1, retryableStatus: transientStatus } })
+    const { endpoint } = endpointAt(s.url, { idleTimeoutMs: IDLE_MS, retry: { maxRetries: 0, retryBaseDelayMs: 1, maxRetryDelayMs: 1, retryableStatus: transientStatus } })
     await expect(postWithRetries(endpoint, {}, true, undefined, recorder().deps)).rejects.toMatchObject({
-      code: PROVIDER_UNAVAILABLE, message: `${endpoint.shownURL} sent its headers but no body within 50 ms (idleTimeoutMs) (1 attempt)`,
+      code: PROVIDER_UNAVAILABLE, message: `${endpoint.shownURL} sent its headers but no body within ${IDLE_MS} ms (idleTimeoutMs) (1 attempt)`,
     })
   })
 
   it('interrupts a body that goes silent in the middle, after the idle window', async () => {
     const s = await serve({ headers: { 'content-type': 'text/event-stream' }, body: ['first', 'second'], then: 'hang' })
-    const { endpoint } = endpointAt(s.url, { idleTimeoutMs: 50 })
+    const { endpoint } = endpointAt(s.url, { idleTimeoutMs: IDLE_MS })
     const open = await postWithRetries(endpoint, {}, true, undefined, recorder().deps)
     const seen: string[] = []
     const error = await (async () => { for await (const chunk of open.chunks) seen.push(Buffer.from(chunk).toString()) })().catch((e: unknown) => e)
     expect(seen.join('')).toBe('firstsecond')
-    expect(error).toMatchObject({ code: PROVIDER_STREAM_INTERRUPTED, message: `${s.url} sent nothing for 50 ms (idleTimeoutMs) in the middle of the response, after 11 bytes; the request was given up` })
+    expect(error).toMatchObject({ code: PROVIDER_STREAM_INTERRUPTED, message: `${s.url} sent nothing for ${IDLE_MS} ms (idleTimeoutMs) in the middle of the response, after 11 bytes; the request was given up` })
     expect(s.requests).toHaveLength(1)
   })
 
   it('does not time out a consumer that is slow to read: only waits for the server are timed', async () => {
     const s = await serve({ body: ['first', 'second'] })
-    const { endpoint } = endpointAt(s.url, { idleTimeoutMs: 20 })
-    const open = await postWithRetries(endpoint, {}, true, undefined, recorder().deps)
-    const seen: string[] = []
-    for await (const chunk of open.chunks) {
-      seen.push(Buffer.from(chunk).toString())
-      await new Promise((resolve) => setTimeout(resolve, 100))
+    // Timers are fake: the idle window passes only when the test says so, while the consumer
+    // holds a chunk; the server's answers (real I/O) need no time to pass to arrive.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] })
+    try {
+      const { endpoint } = endpointAt(s.url, { idleTimeoutMs: 20 })
+      const open = await postWithRetries(endpoint, {}, true, undefined, recorder().deps)
+      const seen: string[] = []
+      for await (const chunk of open.chunks) {
+        seen.push(Buffer.from(chunk).toString())
+        vi.advanceTimersByTime(100)
+      }
+      expect(seen.join('')).toBe('firstsecond')
+    } finally {
+      vi.useRealTimers()
     }
-    expect(seen.join('')).toBe('firstsecond')
   })
 
   it('reads at most MAX_ERROR_BODY_BYTES of an error body, then stops', async () => {

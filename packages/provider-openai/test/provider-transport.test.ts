@@ -30,20 +30,27 @@ describe('redirects', () => {
   })
 })
 
+/**
+ * The idle window waited out below. The fixture server shares this process's event loop, and
+ * after a stall of the loop its timers run before it reads the bytes already waiting: the window
+ * must be longer than a loaded machine stalls.
+ */
+const IDLE_MS = 1_000
+
 describe('idleTimeoutMs', () => {
   it('ends a stream that goes silent with PROVIDER_STREAM_INTERRUPTED, after what arrived', async () => {
     const server = await serve(() => ({ headers: { 'content-type': 'text/event-stream' }, body: [chunk('Hel'), chunk('lo')], then: 'hang' }))
-    const provider = createProvider({ baseURL: server.url, apiKey: KEY, model: 'deepseek-chat', idleTimeoutMs: 100 })
+    const provider = createProvider({ baseURL: server.url, apiKey: KEY, model: 'deepseek-chat', idleTimeoutMs: IDLE_MS })
     const { events, error } = await drain(provider.stream(request()))
     expect(events).toEqual([{ type: 'text-delta', text: 'Hel' }, { type: 'text-delta', text: 'lo' }])
-    expect(error).toMatchObject({ code: PROVIDER_STREAM_INTERRUPTED, message: expect.stringContaining('sent nothing for 100 ms (idleTimeoutMs) in the middle of the response') })
+    expect(error).toMatchObject({ code: PROVIDER_STREAM_INTERRUPTED, message: expect.stringContaining(`sent nothing for ${IDLE_MS} ms (idleTimeoutMs) in the middle of the response`) })
   })
 
   it('gives up on a server that never answers with PROVIDER_UNAVAILABLE, after every attempt', async () => {
     const server = await serve(() => ({ silent: true }))
-    const provider = createProvider({ baseURL: server.url, apiKey: KEY, model: 'deepseek-chat', idleTimeoutMs: 100, maxRetries: 1, retryBaseDelayMs: 1 })
+    const provider = createProvider({ baseURL: server.url, apiKey: KEY, model: 'deepseek-chat', idleTimeoutMs: IDLE_MS, maxRetries: 1, retryBaseDelayMs: 1 })
     await expect(provider.generate(request())).rejects.toMatchObject({
-      code: PROVIDER_UNAVAILABLE, message: `${server.url}/chat/completions sent no answer within 100 ms (idleTimeoutMs) (2 attempts)`,
+      code: PROVIDER_UNAVAILABLE, message: `${server.url}/chat/completions sent no answer within ${IDLE_MS} ms (idleTimeoutMs) (2 attempts)`,
     })
     expect(server.requests).toHaveLength(2)
   })

@@ -72,7 +72,7 @@ describeWithServers('createWorker and submit', (servers) => {
     await client.close()
   })
 
-  it('cancels a running run from another client: it ends aborted within a second and the session stays valid', async () => {
+  it('cancels a running run from another client: it ends aborted long before its sleep would, and the session stays valid', async () => {
     const { redis, queue } = target()
     const session = newSession()
     const running = await worker(queue, sleeper(60_000))
@@ -90,7 +90,8 @@ describeWithServers('createWorker and submit', (servers) => {
 
     expect(cancelled).toMatchObject({ kind: 'signalled', session, result: { kind: 'aborted' } })
     expect(result).toMatchObject({ kind: 'aborted' })
-    expect(tookMs).toBeLessThan(1000)
+    // The sleep is 60 s: ending within 10 s is the cancel at work, with room for a loaded machine.
+    expect(tookMs).toBeLessThan(10_000)
     const entries = await sessionEntries(servers().admin, session)
     expect(entries.find((e) => e.type === 'tool/result')).toMatchObject({ code: 'ABORTED' })
     expect(validateTranscript(buildMessages(entries as SessionEntry[]))).toEqual([])

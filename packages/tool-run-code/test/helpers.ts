@@ -5,8 +5,13 @@ import { Context } from 'cordis'
 import * as kernel from '@rein/kernel'
 import { defineTool, type ExecuteOptions, type ToolDefinition, type ToolExecutionResult } from '@rein/kernel'
 import * as runCode from '../src/index.js'
+import type { SandboxPool } from '../src/pool.js'
 
-/** A started kernel with `plugins` applied in order, then run_code on `config`, then `tools`. */
+/**
+ * A started kernel with `plugins` applied in order, then run_code on `config`, then `tools`.
+ * `plugins` of the result are those plugins' forks, in the same order (`update()` one to
+ * change its config while run_code keeps running).
+ */
 export async function harness(options: {
   config?: runCode.ConfigInput
   plugins?: [plugin: any, config?: any][]
@@ -15,11 +20,23 @@ export async function harness(options: {
   const ctx = new Context()
   ctx.plugin(kernel)
   await ctx.start()
-  for (const [plugin, config] of options.plugins ?? []) ctx.plugin(plugin, config)
+  const plugins = (options.plugins ?? []).map(([plugin, config]) => ctx.plugin(plugin, config))
   const fork = ctx.plugin(runCode, options.config)
   await ctx.start()
   for (const tool of options.tools ?? []) ctx.tools.register(tool)
-  return { ctx, fork }
+  return { ctx, fork, plugins }
+}
+
+/**
+ * A started kernel whose `run_code` (on `config`) takes its threads from `pool`: two of them
+ * on one pool run with different limits on the same threads. The caller disposes the pool.
+ */
+export async function onPool(pool: SandboxPool, config: runCode.ConfigInput) {
+  const ctx = new Context()
+  ctx.plugin(kernel)
+  await ctx.start()
+  ctx.tools.register(runCode.runCodeTool(ctx, runCode.Config(config), pool))
+  return ctx
 }
 
 let calls = 0
