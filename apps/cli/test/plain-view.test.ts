@@ -37,4 +37,10 @@ describe('PlainView', () => {
     v.ended(c)
     expect(out()).toBe(`  ✗ c2 bash TOOL_DENIED 1ms  · ${'a long reason '.repeat(20).trim()}\n`)
   })
+
+  it('marks a call that waits for approval as waiting, not as failed', () => {
+    const { out, view: v } = view()
+    v.ended({ ...call('c3'), result: failure('APPROVAL_PARKED', '"bash" awaits approval'), durationMs: 2 })
+    expect(out()).toBe('  ⏸ c3 bash APPROVAL_PARKED 2ms  · "bash" awaits approval\n')
+  })
 })

@@ -3,6 +3,7 @@
  * same thing: a call starting, a call finished (outcome, time, notes), a batch over (which
  * calls ran together, wall time against call time), and the run summary.
  */
+import { APPROVAL_PARKED } from '@rein/kernel'
 import { argsPreview, formatBytes, formatMs, notesOf, outcomeOf } from './format.js'
 import type { Summary } from './stats.js'
 import type { Style } from './style.js'
@@ -13,15 +14,16 @@ export function modeLabel(call: LiveCall): string {
   return call.mode === 'parallel' ? 'parallel' : 'exclusive: a barrier'
 }
 
-/** `✓` / `✗` (or `…` while running), coloured by outcome. */
+/** `✓` / `✗` (`▶` while running, `⏸` when it waits for a person's approval), coloured by outcome. */
 export function mark(call: LiveCall, style: Style): string {
   if (!call.result) return style.cyan('▶')
   const outcome = outcomeOf(call.result)
   if (outcome === 'ok') return style.green('✓')
+  if (outcome === APPROVAL_PARKED) return style.yellow('⏸')
   return paintOutcome(outcome, style)('✗')
 }
 
-/** The outcome word, coloured: ok green, denials yellow, aborts dim, other failures red. */
+/** The outcome word, coloured: ok green, denials and parked calls yellow, aborts dim, other failures red. */
 export function outcomeText(call: LiveCall, style: Style): string {
   if (!call.result) return ''
   const outcome = outcomeOf(call.result)
@@ -30,7 +32,7 @@ export function outcomeText(call: LiveCall, style: Style): string {
 
 function paintOutcome(outcome: string, style: Style) {
   if (outcome === 'ok') return style.green
-  if (outcome === 'TOOL_DENIED' || outcome === 'TOOL_BLOCKED') return style.yellow
+  if (outcome === 'TOOL_DENIED' || outcome === 'TOOL_BLOCKED' || outcome === APPROVAL_PARKED) return style.yellow
   if (outcome.startsWith('ABORTED')) return style.dim
   if (outcome === 'TOOL_TIMEOUT') return style.magenta
   return style.red
