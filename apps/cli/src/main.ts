@@ -9,7 +9,7 @@
  */
 import { readFileSync } from 'node:fs'
 import { didYouMean } from '@rein/loader/suggest'
-import { commandHelp, parseCommand, UsageError, type Command } from './command.js'
+import { commandHelp, type Command } from './command.js'
 import { approvals } from './commands/approvals.js'
 import { approve } from './commands/approve.js'
 import { cancel } from './commands/cancel.js'
@@ -25,9 +25,8 @@ import { submit } from './commands/submit.js'
 import { trace } from './commands/trace.js'
 import { worker } from './commands/worker.js'
 import { EXIT_CODES_HELP, ExitCodes } from './exit-codes.js'
-import { reportFailure } from './failures.js'
 import { println, type Io } from './io.js'
-import { printJson, problemsOf } from './json.js'
+import { runCommand, usage } from './run-command.js'
 
 /** Every command, in the order `rein --help` lists them. */
 export const COMMANDS: readonly Command[] = [demo, init, run, approvals, approve, check, chains, trace, mcp, worker, submit, cancel, db, hook]
@@ -50,24 +49,7 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
   if (first === 'help') return help(rest, io)
   const command = COMMANDS.find((c) => c.name === first)
   if (!command) return usage(io, `rein: unknown command "${first}"${suggest(first)}; run rein --help for the list`)
-  let args
-  try {
-    args = parseCommand(command, rest)
-  } catch (error) {
-    if (error instanceof UsageError) return usage(io, `${error.message}\n(rein ${command.name} --help shows the options)`)
-    throw error
-  }
-  if (args === 'help') {
-    io.stdout.write(commandHelp(command))
-    return ExitCodes.OK
-  }
-  try {
-    return await command.run(args, io)
-  } catch (error) {
-    if (error instanceof UsageError) return usage(io, error.message)
-    if (args.values.json === true) printJson(io, { ok: false, problems: problemsOf(error) })
-    return reportFailure(error, io, command.name)
-  }
+  return runCommand(command, rest, io)
 }
 
 function help(rest: readonly string[], io: Io): number {
@@ -80,11 +62,6 @@ function help(rest: readonly string[], io: Io): number {
   if (!command) return usage(io, `rein help: unknown command "${name}"${suggest(name)}`)
   io.stdout.write(commandHelp(command))
   return ExitCodes.OK
-}
-
-function usage(io: Io, message: string): number {
-  println(io.stderr, message)
-  return ExitCodes.USAGE
 }
 
 function topHelp(): string {

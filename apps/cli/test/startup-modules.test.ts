@@ -5,20 +5,23 @@
  * command does not use. Spawned tests run bin/rein.mjs, which imports dist: build first.
  */
 import { spawn } from 'node:child_process'
-import { readFile } from 'node:fs/promises'
+import { existsSync } from 'node:fs'
+import { readFile, rm } from 'node:fs/promises'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
+import { socketPath } from '../src/hook/resident.js'
 import { BIN, CLI_ROOT, FIXTURES, project, requireBuild } from './helpers.js'
 
 /** Runs `rein <argv>` from the CLI folder and resolves with the modules it loaded (URLs and paths). */
-async function modulesLoadedBy(argv: string[]): Promise<string[]> {
+async function modulesLoadedBy(argv: string[], stdin?: string): Promise<string[]> {
   requireBuild()
   const file = join(await project(), 'modules.txt')
   const child = spawn(process.execPath, ['--import', join(FIXTURES, 'module-probe.mjs'), BIN, ...argv], {
-    cwd: CLI_ROOT, env: { ...process.env, NO_COLOR: '1', REIN_MODULE_PROBE: file }, stdio: ['ignore', 'ignore', 'pipe'],
+    cwd: CLI_ROOT, env: { ...process.env, NO_COLOR: '1', REIN_MODULE_PROBE: file }, stdio: [stdin === undefined ? 'ignore' : 'pipe', 'ignore', 'pipe'],
   })
+  child.stdin?.end(stdin)
   let stderr = ''
-  child.stderr.setEncoding('utf8').on('data', (chunk: string) => { stderr += chunk })
+  child.stderr!.setEncoding('utf8').on('data', (chunk: string) => { stderr += chunk })
   const code = await new Promise<number | null>((resolve, reject) => {
     child.on('error', reject)
     child.on('close', resolve)
@@ -61,4 +64,25 @@ describe('modules loaded at start-up', () => {
     expect(matching(modules, /\/apps\/cli\/dist\/src\/main\.js$/)).not.toEqual([])
     expect(matching(modules, /\/(cordis|yaml|ajv)\/|\/packages\/(kernel|loader\/dist\/src\/index|agent)\//)).toEqual([])
   })
+
+  it('rein hook claude-code --resident, answered by the resident process, loads no runtime and no other command', { timeout: 120_000 }, async () => {
+    const dir = await project({ 'rein.yaml': "plugins:\n  - use: '@rein/plugin-permission-guard'\n    config: { default: allow }\n" })
+    const config = join(dir, 'rein.yaml')
+    const call = JSON.stringify({ session_id: 's1', hook_event_name: 'PreToolUse', tool_name: 'Read', tool_input: { file_path: join(dir, 'a') }, tool_use_id: 'toolu_1', cwd: dir })
+    const argv = ['hook', 'claude-code', '--resident', '-c', config]
+    try {
+      // The first call is answered in its own process and starts the resident one.
+      await modulesLoadedBy(argv, call)
+      const socket = socketPath(config)!
+      while (!existsSync(socket)) await new Promise((resolve) => setTimeout(resolve, 50))
+      const modules = await modulesLoadedBy(argv, call)
+      // The probe sees the hook command and the resident client, so an empty list cannot pass.
+      expect(matching(modules, /\/apps\/cli\/dist\/src\/hook\/resident\.js$/)).not.toEqual([])
+      expect(matching(modules, /\/(cordis|yaml|ajv)\/|\/packages\/|\/plugins\//)).toEqual([])
+      expect(matching(modules, /\/apps\/cli\/dist\/src\/(main|commands\/(?!hook)\w+)\.js$/)).toEqual([])
+    } finally {
+      await rm(config, { force: true }) // the resident process exits once its config file is gone
+    }
+  })
 })
+
