@@ -16,7 +16,8 @@
  * call reads it afresh while a request waits, so an answer written by `rein approve` is seen.
  * The store is closed whenever nothing is being read or written (a file store then frees its
  * writer lock, so `rein approve` can write the answer while the MCP session stays open); a
- * write that finds the lock taken tries again a few times before it fails.
+ * write that finds the lock taken tries again a few times before it fails. Once the session
+ * ends (`end()`), nothing more is read or written, so its file can be removed.
  */
 import { randomUUID } from 'node:crypto'
 import { deepFreeze, snapshot, type ApprovalRequest, type Json, type RecordedApproval, type SessionApprovals, type SessionState, type ToolExecutionResult } from '@rein/kernel'
@@ -54,6 +55,8 @@ export class SessionFacts implements SessionState, SessionApprovals {
   private tail: Promise<unknown> = Promise.resolve()
   private busy = 0
   private loaded: Promise<void> | undefined
+  /** The session ended: nothing more is read or written. */
+  private over = false
 
   constructor(readonly store: SessionStore, private readonly options: FactsOptions) {}
 
@@ -130,11 +133,20 @@ export class SessionFacts implements SessionState, SessionApprovals {
     return stored.id
   }
 
+  /**
+   * The MCP session ended: from now on nothing is read or written (a call still running when it
+   * ended records nothing more). Resolves once the last read or write is done and the store closed.
+   */
+  async end(): Promise<void> {
+    this.over = true
+    await this.tail
+  }
+
   /** Call `callId` ended: settles the answered request it took (if any), and forgets what it asked. */
   async ended(callId: string, result: ToolExecutionResult): Promise<void> {
     this.asked.delete(callId)
     const record = this.taken.get(callId)
-    if (!record) return
+    if (!record || this.over) return
     this.taken.delete(callId)
     record.settled = true
     const { request } = record
@@ -180,6 +192,7 @@ export class SessionFacts implements SessionState, SessionApprovals {
 
   /** Appends one entry after those before it, in order. */
   private append(entry: NewSessionEntry): Promise<SessionEntry> {
+    if (this.over) return Promise.reject(ended(this.store.id))
     const done = this.serial(() => this.store.append(entry))
     done.catch((error: unknown) => this.options.warn(`could not write to the session ${this.store.id}: ${String(error)}`))
     return done
@@ -191,6 +204,7 @@ export class SessionFacts implements SessionState, SessionApprovals {
    * writer, such as `rein approve`, holds it for a moment) is tried again, up to 40 times, 25 ms apart.
    */
   private serial<T>(op: () => Promise<T>): Promise<T> {
+    if (this.over) return Promise.reject(ended(this.store.id))
     this.busy++
     const attempt = async (tries: number): Promise<T> => {
       try {
@@ -207,6 +221,11 @@ export class SessionFacts implements SessionState, SessionApprovals {
     })
     return done
   }
+}
+
+/** The error of a read or write after the session ended. */
+function ended(store: string): Error {
+  return new Error(`the MCP session ended: its store ${store} is no longer read or written`)
 }
 
 function put(values: Map<string, Map<string, Json>>, plugin: string, key: string, value: Json): void {
