@@ -20,8 +20,8 @@
  * ends (`end()`), nothing more is read or written, so its file can be removed.
  */
 import { randomUUID } from 'node:crypto'
-import { deepFreeze, snapshot, type ApprovalRequest, type Json, type RecordedApproval, type SessionApprovals, type SessionState, type ToolExecutionResult } from '@rein/kernel'
-import type { NewSessionEntry, SessionEntry, SessionStore } from '@rein/agent'
+import type { ApprovalRequest, Json, RecordedApproval, SessionApprovals, SessionState, ToolExecutionResult } from '@rein/kernel'
+import { PluginState, type NewSessionEntry, type SessionEntry, type SessionStore } from '@rein/agent'
 
 type RequestEntry = Extract<SessionEntry, { type: 'approval/request' }>
 type AnswerEntry = Extract<SessionEntry, { type: 'approval/answer' }>
@@ -45,7 +45,8 @@ export interface FactsOptions {
 }
 
 export class SessionFacts implements SessionState, SessionApprovals {
-  private values = new Map<string, Map<string, Json>>()
+  /** The plugins' state, as the agent keeps it: its entries go through `append` (which warns of a failure). */
+  private readonly state = new PluginState((entry) => this.append(entry))
   private records = new Map<string, RecordOf>()
   private turn = 0
   /** What each running call asked (by call id): what its park binds to. */
@@ -83,17 +84,11 @@ export class SessionFacts implements SessionState, SessionApprovals {
   }
 
   get(plugin: string, key: string): Json | undefined {
-    return this.values.get(plugin)?.get(key)
+    return this.state.get(plugin, key)
   }
 
   set(plugin: string, key: string, value: Json): void {
-    if (typeof plugin !== 'string' || plugin === '') throw new TypeError('session state: the plugin name must be a non-empty string')
-    if (typeof key !== 'string') throw new TypeError(`session state of plugin "${plugin}": the key must be a string`)
-    const snap = snapshot(value)
-    if (!snap.ok) throw new TypeError(`session state of plugin "${plugin}", key "${key}": the value is not JSON (${snap.problem})`)
-    const frozen = deepFreeze(snap.value)
-    put(this.values, plugin, key, frozen)
-    void this.append({ type: 'state', plugin, key, value: frozen }).catch(() => {})
+    this.state.set(plugin, key, value)
   }
 
   answered({ exec, reason }: ApprovalRequest, rule: string): RecordedApproval | undefined {
@@ -161,13 +156,12 @@ export class SessionFacts implements SessionState, SessionApprovals {
   }
 
   private read(entries: readonly SessionEntry[]): void {
-    const values = new Map<string, Map<string, Json>>()
+    this.state.load(entries)
     const records = new Map<string, RecordOf>()
     const byCall = new Map<string, RecordOf>()
     let turn = 0
     for (const entry of entries) {
-      if (entry.type === 'state') put(values, entry.plugin, entry.key, entry.value)
-      else if (entry.type === 'approval/request') {
+      if (entry.type === 'approval/request') {
         const record: RecordOf = { request: entry, settled: false }
         records.set(entry.id, record)
         byCall.set(`${entry.turn}:${entry.index}`, record)
@@ -180,7 +174,6 @@ export class SessionFacts implements SessionState, SessionApprovals {
       }
       if ('turn' in entry && typeof entry.turn === 'number') turn = Math.max(turn, entry.turn)
     }
-    this.values = values
     // A request a running call took stays taken: the same record object is kept.
     for (const [id, record] of records) {
       const kept = this.records.get(id)
@@ -226,12 +219,6 @@ export class SessionFacts implements SessionState, SessionApprovals {
 /** The error of a read or write after the session ended. */
 function ended(store: string): Error {
   return new Error(`the MCP session ended: its store ${store} is no longer read or written`)
-}
-
-function put(values: Map<string, Map<string, Json>>, plugin: string, key: string, value: Json): void {
-  let keys = values.get(plugin)
-  if (!keys) values.set(plugin, keys = new Map())
-  keys.set(key, value)
 }
 
 /** JSON text with object keys sorted: equal values give equal text. */
