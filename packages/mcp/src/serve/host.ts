@@ -36,7 +36,8 @@ export interface McpHostOptions {
   /**
    * The store of one MCP session's facts (its state, its approval requests and answers), made when
    * the session opens and closed when it closes; default a store in memory. Give a file store
-   * (`jsonlSession(path)`) for requests that `rein approve --session <path>` can answer.
+   * (`jsonlSession(path)`, or `sessionFiles(dir)`, which removes it too) for requests that
+   * `rein approve --session <path>` can answer.
    */
   sessionStore?: (mcpSessionId: string) => SessionStore
   /**
