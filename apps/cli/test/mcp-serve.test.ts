@@ -175,10 +175,14 @@ describe('rein mcp serve --http (the real command, spawned)', () => {
 })
 
 describe('rein mcp, usage', () => {
-  it('names the subcommand and the address form when they are wrong', async () => {
+  it('names the subcommand, the address form and the days to keep when they are wrong', async () => {
     expect(await rein(['mcp', 'start'])).toMatchObject({ code: ExitCodes.USAGE, stderr: expect.stringContaining('unknown subcommand "start"') })
     expect(await rein(['mcp', 'serve', '--http', 'localhost'])).toMatchObject({
       code: ExitCodes.USAGE, stderr: expect.stringContaining('expected <host:port>, such as 127.0.0.1:3333') })
+    for (const days of ['0', 'week']) {
+      expect(await rein(['mcp', 'serve', '--keep-sessions', days])).toMatchObject({
+        code: ExitCodes.USAGE, stderr: expect.stringContaining('--keep-sessions must be a number of days above 0') })
+    }
   })
 })
 
