@@ -1,9 +1,10 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
-import { readFile } from 'node:fs/promises'
+import { randomUUID } from 'node:crypto'
+import { readdir, readFile, utimes } from 'node:fs/promises'
 import { createRequire } from 'node:module'
-import { dirname, join } from 'node:path'
+import { basename, dirname, join } from 'node:path'
 import { afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { answerApproval, jsonlSession } from '@rein/agent'
 import { ExitCodes } from '../src/exit-codes.js'
@@ -128,6 +129,25 @@ describe('rein mcp serve with agent: { approvals: park } (the real command, spaw
     await store.close?.()
     expect(text(await client.callTool(call))).toBe('The sum of 2 and 3 is 5.')
   })
+
+  it('removes at start the session files a killed server left, and a session\'s file when its client ends it', async () => {
+    const old = `${randomUUID()}.jsonl`
+    const recent = `stdio-${randomUUID()}.jsonl`
+    const dir = await project({ 'rein.yaml': PARKING, [`.rein/mcp-sessions/${old}`]: '', [`.rein/mcp-sessions/${recent}`]: '', '.rein/mcp-sessions/notes.jsonl': '' })
+    const sessions = join(dir, '.rein', 'mcp-sessions')
+    const eightDaysAgo = new Date(Date.now() - 8 * 86_400_000)
+    await Promise.all([old, 'notes.jsonl'].map((name) => utimes(join(sessions, name), eightDaysAgo, eightDaysAgo)))
+    const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, 'mcp', 'serve'], cwd: dir, stderr: 'pipe' })
+    const client = new Client({ name: 'test-client', version: '1.0.0' })
+    clients.push(client)
+    await client.connect(transport)
+    const file = /in session (\S+): answer it/.exec(text(await client.callTool({ name: 'everything__get-sum', arguments: { a: 2, b: 3 } })))?.[1]
+    expect(file).toBeDefined()
+    expect((await readdir(sessions)).filter((name) => name.endsWith('.jsonl')).sort()).toEqual([basename(file!), 'notes.jsonl', recent].sort())
+    // Closing the client ends stdin, and the server with it (close() waits for the process to exit).
+    await client.close()
+    expect((await readdir(sessions)).sort()).toEqual(['notes.jsonl', recent].sort())
+  })
 })
 
 // A provider whose key is not set: the file's provider is not loaded, since no model is asked.
@@ -155,10 +175,14 @@ describe('rein mcp serve --http (the real command, spawned)', () => {
 })
 
 describe('rein mcp, usage', () => {
-  it('names the subcommand and the address form when they are wrong', async () => {
+  it('names the subcommand, the address form and the days to keep when they are wrong', async () => {
     expect(await rein(['mcp', 'start'])).toMatchObject({ code: ExitCodes.USAGE, stderr: expect.stringContaining('unknown subcommand "start"') })
     expect(await rein(['mcp', 'serve', '--http', 'localhost'])).toMatchObject({
       code: ExitCodes.USAGE, stderr: expect.stringContaining('expected <host:port>, such as 127.0.0.1:3333') })
+    for (const days of ['0', 'week']) {
+      expect(await rein(['mcp', 'serve', '--keep-sessions', days])).toMatchObject({
+        code: ExitCodes.USAGE, stderr: expect.stringContaining('--keep-sessions must be a number of days above 0') })
+    }
   })
 })
 

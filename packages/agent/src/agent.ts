@@ -2,7 +2,8 @@
  * The agent loop. It only orchestrates: ask the model with `ctx.tools.specs()`, hand the
  * batch of tool calls to the scheduler, which commits their results in model order, ask
  * again. It ends `completed` (an answer without calls, or a `concludesTurn` result),
- * `max-turns` (said to the model in the transcript), `aborted` (the transcript stays valid),
+ * `max-turns` (said to the model in the transcript), `aborted` (the transcript stays valid; a
+ * parked call stays parked),
  * `stopped` (a result with `endsRun`, such as a budget's `end-run`, after its batch commits),
  * `awaiting-approval` (a call parked for a person's answer: `approvals: 'park'`, DESIGN.md §7.2;
  * `agent.run()` without input continues it, in any process) or `error` (a provider, session or
@@ -57,7 +58,10 @@ export interface RunOptions {
 export interface RunOutcome {
   kind: 'completed' | 'max-turns' | 'aborted' | 'error' | 'stopped' | 'awaiting-approval'
   messages: Message[]
-  /** The calls waiting for approval, in model order, for `awaiting-approval`: answer them with `answerApproval`, then `run()`. */
+  /**
+   * The calls waiting for approval, in model order, for `awaiting-approval`, and for `aborted` when
+   * the abort left calls parked: answer them with `answerApproval`, then `run()`.
+   */
   approvals?: ParkedCall[]
   error?: Error
   /** Why a `stopped` run stopped: the call whose result asked it to, and that result's code and message. */
@@ -250,6 +254,8 @@ async function runLoop(env: LoopEnv, input: string | ContentBlock[] | undefined,
       }
       if (batch.kind === 'parked') {
         events.emit('agent/turn-end', { runId, agent, turn, calls: calls.length, outcome: 'parked' })
+        // Asked to stop: the run is aborted, and its parked calls stay parked (answerable; `run()` continues them).
+        if (signal?.aborted) return end('aborted', undefined, undefined, batch.parked.filter((call) => !book.current.byId.get(call.id)?.answer))
         return end('awaiting-approval', undefined, undefined, [...batch.parked])
       }
       const { outcome, written } = closing.entries!

@@ -8,6 +8,7 @@
  * too: the results already committed, and the requests that expired unanswered.
  */
 import { DEPENDENCY_FAILED, type ToolCall, type ToolExecutionResult } from '@rein/kernel'
+import { parkedOf, type ParkedCall } from './approval-book.js'
 import { callKey, type Approvals } from './approval-entries.js'
 import type { SessionEntry } from './session.js'
 
@@ -58,6 +59,11 @@ export interface Continuation {
   expired: Map<number, string>
   /** For a result that is `DEPENDENCY_FAILED`: the failure that started it (what its own dependents pass on). */
   causes: Map<number, { id: string, message: string }>
+  /**
+   * The calls whose request stands (answered or not, unexpired), by index: an abort before they
+   * start leaves them parked, so a later continuation still runs them.
+   */
+  standing: Map<number, ParkedCall>
 }
 
 /** The results committed for `parked`'s calls, and its expired requests as of `now`. */
@@ -72,13 +78,15 @@ export function continuationOf(entries: readonly SessionEntry[], parked: ParkedT
     if (cause) causes.set(entry.index, cause)
   }
   const expired = new Map<number, string>()
+  const standing = new Map<number, ParkedCall>()
   for (const index of parked.continuing) {
     const record = approvals.byCall.get(callKey(parked.turn, index))
-    const expiresAt = record?.request.expiresAt
-    if (!record || record.answer || expiresAt === undefined || now <= expiresAt) continue
-    expired.set(index, `"${record.request.tool}" was denied: its approval request ${record.request.id} expired unanswered at ${new Date(expiresAt).toISOString()}`)
+    if (!record) continue
+    const expiresAt = record.request.expiresAt
+    if (record.answer || expiresAt === undefined || now <= expiresAt) standing.set(index, parkedOf(record.request))
+    else expired.set(index, `"${record.request.tool}" was denied: its approval request ${record.request.id} expired unanswered at ${new Date(expiresAt).toISOString()}`)
   }
-  return { results, expired, causes }
+  return { results, expired, causes, standing }
 }
 
 /**
@@ -90,7 +98,7 @@ function causeOf(message: string): { id: string, message: string } | undefined {
   return match ? { id: match[2] ?? match[1]!, message: match[3]! } : undefined
 }
 
-/** A committed result as the scheduler holds one: what the model was shown, its code, and its value when it was kept. */
+/** A committed result as the scheduler holds one: what the model was shown, its code, whether it ends the run, and its value when it was kept. */
 function resultOf(entry: Extract<SessionEntry, { type: 'tool/result' }>): ToolExecutionResult {
   const { content, isError } = entry.message
   const contexts = entry.additionalContexts ? { additionalContexts: entry.additionalContexts } : {}
@@ -102,5 +110,8 @@ function resultOf(entry: Extract<SessionEntry, { type: 'tool/result' }>): ToolEx
   const first = content[0]
   const text = first?.type === 'text' ? first.text.replace(/^Error: /, '') : 'failed'
   const info = entry.code === undefined ? {} : { info: { code: entry.code } }
-  return { isError: true, content, error: { message: text, ...info }, ...contexts }
+  const failure: ToolExecutionResult = { isError: true, content, error: { message: text, ...info }, ...contexts }
+  // A result that ended the run (a budget's end-run) ends the continuation the same way.
+  if (entry.endsRun) failure.endsRun = true
+  return failure
 }

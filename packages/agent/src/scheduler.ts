@@ -5,7 +5,8 @@
  * or not-yet-classified call until it is final or turns out parallel); at most `maxParallel`
  * calls are in flight; pre-execute runs one call at a time in start order and post-execute one
  * at a time in model order, except that depended-on calls finalize as soon as they settle.
- * Abort: stop starting, let started calls drain, settle unstarted ones ABORTED_BEFORE_DISPATCH.
+ * Abort: stop starting, let started calls drain, settle unstarted ones ABORTED_BEFORE_DISPATCH
+ * (a continuation's parked calls not yet started stay parked).
  * A failure of the scheduler itself: stop starting, let started calls settle, fabricate nothing.
  * Each call's facts go with its entries: `tool/call` has `at` (its start) and `mode`; its
  * `tool/result` has `timing` (start, body start and end from the stage hooks, final) and `meta`,
@@ -383,16 +384,25 @@ class Batch implements SlotOwner {
     this.pump()
   }
 
-  /** The run's signal fired: started calls see it; unstarted ones are settled, not run. */
+  /**
+   * The run's signal fired: started calls see it; unstarted ones are settled, not run, except
+   * the parked calls a continuation had yet to start: they stay parked (their requests stand).
+   */
   private abort(): void {
     if (this.stopping) return
     this.stopping = true
     this.ready.clear()
     for (const slot of this.slots) {
-      if (slot.state === 'waiting' || slot.state === 'queued') {
+      if (slot.state !== 'waiting' && slot.state !== 'queued') continue
+      const standing = this.env.resume?.standing.get(slot.plan.index)
+      if (standing) {
+        (this.parked ??= new Map()).set(slot.plan.index, standing)
+        this.hold(slot)
+      } else {
         this.settleEarly(slot, ABORTED_BEFORE_DISPATCH, Messages.abortedBeforeDispatch)
       }
     }
+    if (this.open === 0) this.done()
   }
 
   /** The scheduler itself failed: start nothing more; unstarted calls get no result at all. */

@@ -56,6 +56,7 @@ function shapeProblem(entry: Fields): Problem {
         ?? field('code', entry.code, 'a string', isString, true)
         ?? contentProblem(entry.additionalContexts, 'additionalContexts', false, true)
         ?? field('concludesTurn', entry.concludesTurn, 'true', (v) => v === true, true)
+        ?? field('endsRun', entry.endsRun, 'true', (v) => v === true, true)
         ?? timingProblem(entry.timing)
         ?? field('meta', entry.meta, 'an object', isObject, true)
         ?? field('value', entry.value, 'a JSON value', isJsonValue, true)

@@ -17,7 +17,14 @@ export function stateOf(entries: readonly SessionEntry[]): Map<string, Map<strin
   return values
 }
 
-/** The state of one session, over its log's append. */
+/**
+ * The state of one session (`SessionState`: what a call sees as `exec.session.state`) over an
+ * `append` that writes one entry durably. `set` checks the names and that the value is JSON
+ * (else throws, writing nothing), keeps a frozen copy visible at once to `get`, and appends its
+ * `state` entry at once; a failed append is the appender's to report (it is not awaited here).
+ * `load` replaces every value with the latest of each key in a store's entries. The agent keeps
+ * one per session log; `rein mcp serve` one per MCP session.
+ */
 export class PluginState implements SessionState {
   private values = new Map<string, Map<string, Json>>()
 

@@ -46,6 +46,8 @@ export type SessionEntry =
   | {
     seq: number, type: 'tool/result', turn: number, index: number, message: ToolMessage,
     code?: string, additionalContexts?: ContentBlock[], concludesTurn?: true,
+    /** The failure ended the run (`ToolFailure.endsRun`): a continuation of its batch ends the run too. */
+    endsRun?: true,
     timing?: CallTiming, meta?: Record<string, Json>, at?: number,
     /** The call's value, kept when a later call of its batch references it (`${id.result}`), for a continuation to substitute. */
     value?: Json
@@ -133,6 +135,7 @@ export function resultEntry(turn: number, index: number, callId: string, result:
   if (code) entry.code = code
   if (result.additionalContexts?.length) entry.additionalContexts = result.additionalContexts
   if (!result.isError && result.concludesTurn) entry.concludesTurn = true
+  if (result.isError && result.endsRun) entry.endsRun = true
   if (timing) entry.timing = timing
   if (result.meta && Object.keys(result.meta).length > 0) entry.meta = result.meta
   if (keepValue && !result.isError) entry.value = result.value

@@ -4,13 +4,15 @@
  * which `answerApproval` (what `rein approve` runs) answers while the session stays open; the
  * same call made again meets the answer once. Clients are the SDK's own `Client` over HTTP.
  */
-import { mkdtemp, readdir, rm } from 'node:fs/promises'
+import { mkdir, mkdtemp, readdir, rm, utimes, writeFile } from 'node:fs/promises'
+import { randomUUID } from 'node:crypto'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js'
 import { answerApproval, jsonlSession, pendingApprovals } from '@rein/agent'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { sessionFiles } from '../src/serve/index.js'
 import { firstText, served, type Served } from './serve-helpers.js'
 
 let s: Served
@@ -102,5 +104,95 @@ describe('rein mcp serve with approvals: park', () => {
     await holder.close?.()
     expect(firstText(refused)).toMatch(/^Error: this MCP session's store .* cannot be read \(.*already open for writing.*\), so no call runs/)
     expect(named(firstText(await client.callTool(SUM))).file).toBe(file)
+  })
+})
+
+/** The sessions with a file (or a lock) in `folder`, by id, sorted. */
+async function sessionsIn(folder: string): Promise<string[]> {
+  return [...new Set((await readdir(folder)).map((name) => name.replace(/\.jsonl.*$/, '')))].sort()
+}
+
+/** A server whose sessions keep their facts in files of `folder`, removed when each session ends; `ended(id)` resolves once that is done. */
+async function servedInFiles(folder: string) {
+  const files = sessionFiles(folder)
+  const done = new Map<string, () => void>()
+  const endings = new Map<string, Promise<void>>()
+  const ending = (id: string) => {
+    if (!endings.has(id)) endings.set(id, new Promise((resolve) => done.set(id, resolve)))
+    return endings.get(id)!
+  }
+  const server = await served({
+    approvals: 'park',
+    sessionStore: files.sessionStore,
+    sessionEnded: async (id) => {
+      await files.sessionEnded(id)
+      ending(id)
+      done.get(id)!()
+    },
+  })
+  return { server, ended: ending }
+}
+
+describe('the session files of rein mcp serve', () => {
+  it('removes a session\'s file when its client ends the session, though it holds an answered request not yet used', async () => {
+    const folder = await mkdtemp(join(tmpdir(), 'mcp-files-'))
+    const { server, ended } = await servedInFiles(folder)
+    try {
+      const client = await server.client()
+      const { id, file } = named(firstText(await client.callTool(SUM)))
+      const store = jsonlSession(file)
+      await answerApproval(store, id, 'allow-once')
+      await store.close?.()
+      const other = await server.client()
+      named(firstText(await other.callTool(SUM)))
+      const transport = client.transport as StreamableHTTPClientTransport
+      const session = transport.sessionId!
+      expect(await sessionsIn(folder)).toEqual([session, (other.transport as StreamableHTTPClientTransport).sessionId].sort())
+      await transport.terminateSession()
+      await ended(session)
+      expect(await sessionsIn(folder)).toEqual([(other.transport as StreamableHTTPClientTransport).sessionId])
+    } finally {
+      await server.close()
+      await rm(folder, { recursive: true, force: true })
+    }
+  })
+
+  it('removes the file of every session still open when the server stops', async () => {
+    const folder = await mkdtemp(join(tmpdir(), 'mcp-files-'))
+    const { server } = await servedInFiles(folder)
+    try {
+      for (const client of [await server.client(), await server.client()]) named(firstText(await client.callTool(SUM)))
+      expect(await sessionsIn(folder)).toHaveLength(2)
+    } finally {
+      await server.close()
+    }
+    expect(await readdir(folder)).toEqual([])
+    await rm(folder, { recursive: true, force: true })
+  })
+
+  it('removes at start only the session files nothing wrote for the given time, and no other file', async () => {
+    const folder = await mkdtemp(join(tmpdir(), 'mcp-files-'))
+    const now = Date.now()
+    const day = 86_400_000
+    const touch = async (name: string, ageMs: number) => {
+      await writeFile(join(folder, name), '')
+      await utimes(join(folder, name), new Date(now - ageMs), new Date(now - ageMs))
+    }
+    const [old, fresh, locked, stdio] = [randomUUID(), randomUUID(), randomUUID(), `stdio-${randomUUID()}`]
+    await touch(`${old}.jsonl`, 8 * day)
+    await touch(`${old}.jsonl.lock`, 9 * day)
+    await touch(`${stdio}.jsonl`, 8 * day)
+    await touch(`${fresh}.jsonl`, 6 * day)
+    await touch(`${locked}.jsonl`, 8 * day)
+    await touch(`${locked}.jsonl.lock`, 1000)
+    await touch('run.jsonl', 30 * day)
+    await touch(`${old}.txt`, 30 * day)
+    const files = sessionFiles(folder)
+    expect(await files.removeStale(7 * day, now)).toEqual([`${old}.jsonl`, `${stdio}.jsonl`].sort())
+    expect((await readdir(folder)).sort()).toEqual([`${fresh}.jsonl`, `${locked}.jsonl`, `${locked}.jsonl.lock`, `${old}.txt`, 'run.jsonl'].sort())
+    expect(await sessionFiles(join(folder, 'none')).removeStale(day)).toEqual([])
+    await mkdir(join(folder, 'empty'))
+    expect(await sessionFiles(join(folder, 'empty')).removeStale(0)).toEqual([])
+    await rm(folder, { recursive: true, force: true })
   })
 })

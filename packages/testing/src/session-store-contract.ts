@@ -53,7 +53,10 @@ const EVERY_KIND: StoreEntry[] = [
   { type: 'message', at: 1_700_000_000_000, message: { role: 'user', content: [{ type: 'text', text: AWKWARD }] } },
   {
     type: 'message', turn: 1, at: 1_700_000_000_001,
-    message: { role: 'assistant', content: 'calling', toolCalls: [{ id: 'c1', name: 'read', arguments: '{"path":"a"}' }], usage: { input: 3 } },
+    message: {
+      role: 'assistant', content: 'calling', usage: { input: 3 },
+      toolCalls: [{ id: 'c1', name: 'read', arguments: '{"path":"a"}' }, { id: 'c2', name: 'pay', arguments: '{}' }],
+    },
   },
   { type: 'tool/call', turn: 1, index: 0, call: { id: 'c1', name: 'read', arguments: { path: 'a', deep: [1, { x: null }] } }, mode: 'parallel' },
   // A call that parked for approval (DESIGN.md §7.2), and the answer a person wrote later.
@@ -68,6 +71,11 @@ const EVERY_KIND: StoreEntry[] = [
     code: 'OK', additionalContexts: [{ type: 'text', text: 'see also' }], concludesTurn: true,
     timing: { startedAt: 1, bodyStartedAt: 2, bodyEndedAt: 3, finalAt: 4 }, meta: { cache: { hit: false }, [AWKWARD]: AWKWARD },
     value: { kept: [AWKWARD, 1.5, null] },
+  },
+  // A failure that ends the run (a budget's end-run): a continuation of its batch must know.
+  {
+    type: 'tool/result', turn: 1, index: 1, code: 'BUDGET_EXCEEDED', endsRun: true,
+    message: { role: 'tool', toolCallId: 'c2', content: [{ type: 'text', text: `Error: ${AWKWARD}` }], isError: true },
   },
   { type: 'turn/end', turn: 1, outcome: 'committed' },
   { type: 'state', plugin: '@rein/plugin-budget', key: AWKWARD, value: { calls: 3, recent: [['read', 'h1'], null], cost: 0.5, note: AWKWARD } },
@@ -214,6 +222,7 @@ export function testSessionStore(name: string, make: () => Promise<SessionStoreF
       await assert.rejects(store.append({ type: 'note' }), /"type" is "note", expected/)
       await assert.rejects(store.append({ type: 'state', key: 'k', value: 1 }), /"plugin" is missing/)
       await assert.rejects(store.append({ type: 'state', plugin: 'p', key: 'k' }), /"value" is missing, expected a JSON value/)
+      await assert.rejects(store.append({ ...REPAIRS[0], endsRun: false }), /"endsRun" must be true, got false/)
       assert.equal((await store.append(user('b'))).seq, 2)
       assert.deepEqual(texts(await stored()), ['a', 'b'])
       await store.close?.()

@@ -13,7 +13,10 @@ import { reportWarnings } from '../failures.js'
 import { println } from '../io.js'
 import { NO_MODEL } from './chains.js'
 
-const USAGE = 'rein mcp serve [-c rein.yaml] [--http <host:port>] [--sessions <dir>]'
+const USAGE = 'rein mcp serve [-c rein.yaml] [--http <host:port>] [--sessions <dir>] [--keep-sessions <days>]'
+
+/** How long a session file that a killed server left behind is kept, by default (days). */
+const KEEP_DAYS = 7
 
 export const mcp: Command = {
   name: 'mcp',
@@ -32,6 +35,8 @@ not support elicitation) is refused naming a request recorded in the MCP session
 file, <sessions dir>/<MCP session id>.jsonl; answer it with
 "rein approve <id> --session <that file>" and call the tool again with the same arguments.
 "allow for the session" answers are kept per MCP session, never shared between sessions.
+A session's file is removed when the session ends (the client closes it, or the server
+stops): only a call made again in that same session can meet an answer.
 
 Options:
   -c, --config <file>  the harness file (default ./rein.yaml)
@@ -40,9 +45,12 @@ Options:
   --sessions <dir>     keep each MCP session's facts (its approval requests and answers, its
                        plugins' state) in <dir>/<MCP session id>.jsonl (default, with
                        approvals: park, .rein/mcp-sessions beside the file; else in memory)
+  --keep-sessions <days>
+                       at start, remove the session files that nothing wrote for this many
+                       days (default ${KEEP_DAYS}): those a server that was killed left behind
 
 Over stdio, stdout carries only the protocol; logs and warnings go to stderr.`,
-  options: { config: { type: 'string', short: 'c' }, http: { type: 'string' }, sessions: { type: 'string' } },
+  options: { config: { type: 'string', short: 'c' }, http: { type: 'string' }, sessions: { type: 'string' }, 'keep-sessions': { type: 'string' } },
   positionals: { min: 1, max: 1 },
   async run(args, io) {
     const sub = args.positionals[0]
@@ -55,13 +63,15 @@ Over stdio, stdout carries only the protocol; logs and warnings go to stderr.`,
     } catch (error) {
       throw new UsageError(`rein mcp: ${(error as Error).message}`)
     }
+    const keepDays = Number(stringOption(args, 'keep-sessions', String(KEEP_DAYS)))
+    if (!(keepDays > 0)) throw new UsageError('rein mcp: --keep-sessions must be a number of days above 0')
     // Before anything can print: over stdio, stdout is the protocol's alone.
     const stdout = address ? undefined : serve.protocolStdout()
     serve.logsToStderr()
     const { loadHarness } = await import('@rein/loader')
     const file = resolve(io.cwd, stringOption(args, 'config', 'rein.yaml'))
     const harness = await loadHarness(file, { provider: NO_MODEL, env: io.env, inspectOnly: true })
-    const hostOptions = await sessionOptions(harness.config.agent, stringOption(args, 'sessions'), file, io.cwd)
+    const hostOptions = await sessionOptions(harness.config.agent, stringOption(args, 'sessions'), file, io.cwd, keepDays)
     const stop = new AbortController()
     const onSignal = () => stop.abort()
     process.once('SIGINT', onSignal)
@@ -88,17 +98,21 @@ Over stdio, stdout carries only the protocol; logs and warnings go to stderr.`,
 /**
  * Where each MCP session keeps its facts, and how an ask nobody can answer is treated: the file's
  * `agent.approvals` and `approvalExpiresAfterMs`, and a JSONL file per MCP session under `--sessions`
- * (default under `approvals: park`: `.rein/mcp-sessions` beside the harness file), else a store in memory.
+ * (default under `approvals: park`: `.rein/mcp-sessions` beside the harness file), removed when its
+ * session ends, else a store in memory. The files that nothing wrote for `keepDays` are removed now.
  */
 async function sessionOptions(agent: { approvals?: 'ask' | 'park', approvalExpiresAfterMs?: number } | undefined,
-  sessions: string | undefined, file: string, cwd: string) {
+  sessions: string | undefined, file: string, cwd: string, keepDays: number) {
   const approvals = agent?.approvals ?? 'ask'
   const dir = sessions !== undefined ? resolve(cwd, sessions) : approvals === 'park' ? join(dirname(file), '.rein', 'mcp-sessions') : undefined
   if (dir === undefined) return { approvals }
-  const { jsonlSession } = await import('@rein/agent')
+  const { sessionFiles } = await import('@rein/mcp/serve')
+  const files = sessionFiles(dir)
+  await files.removeStale(keepDays * 86_400_000)
   return {
     approvals,
     ...(agent?.approvalExpiresAfterMs === undefined ? {} : { approvalExpiresAfterMs: agent.approvalExpiresAfterMs }),
-    sessionStore: (id: string) => jsonlSession(join(dir, `${id}.jsonl`)),
+    sessionStore: files.sessionStore,
+    sessionEnded: files.sessionEnded,
   }
 }

@@ -16,11 +16,12 @@
  * call reads it afresh while a request waits, so an answer written by `rein approve` is seen.
  * The store is closed whenever nothing is being read or written (a file store then frees its
  * writer lock, so `rein approve` can write the answer while the MCP session stays open); a
- * write that finds the lock taken tries again a few times before it fails.
+ * write that finds the lock taken tries again a few times before it fails. Once the session
+ * ends (`end()`), nothing more is read or written, so its file can be removed.
  */
 import { randomUUID } from 'node:crypto'
-import { deepFreeze, snapshot, type ApprovalRequest, type Json, type RecordedApproval, type SessionApprovals, type SessionState, type ToolExecutionResult } from '@rein/kernel'
-import type { NewSessionEntry, SessionEntry, SessionStore } from '@rein/agent'
+import type { ApprovalRequest, Json, RecordedApproval, SessionApprovals, SessionState, ToolExecutionResult } from '@rein/kernel'
+import { PluginState, type NewSessionEntry, type SessionEntry, type SessionStore } from '@rein/agent'
 
 type RequestEntry = Extract<SessionEntry, { type: 'approval/request' }>
 type AnswerEntry = Extract<SessionEntry, { type: 'approval/answer' }>
@@ -44,7 +45,8 @@ export interface FactsOptions {
 }
 
 export class SessionFacts implements SessionState, SessionApprovals {
-  private values = new Map<string, Map<string, Json>>()
+  /** The plugins' state, as the agent keeps it: its entries go through `append` (which warns of a failure). */
+  private readonly state = new PluginState((entry) => this.append(entry))
   private records = new Map<string, RecordOf>()
   private turn = 0
   /** What each running call asked (by call id): what its park binds to. */
@@ -54,6 +56,8 @@ export class SessionFacts implements SessionState, SessionApprovals {
   private tail: Promise<unknown> = Promise.resolve()
   private busy = 0
   private loaded: Promise<void> | undefined
+  /** The session ended: nothing more is read or written. */
+  private over = false
 
   constructor(readonly store: SessionStore, private readonly options: FactsOptions) {}
 
@@ -80,17 +84,11 @@ export class SessionFacts implements SessionState, SessionApprovals {
   }
 
   get(plugin: string, key: string): Json | undefined {
-    return this.values.get(plugin)?.get(key)
+    return this.state.get(plugin, key)
   }
 
   set(plugin: string, key: string, value: Json): void {
-    if (typeof plugin !== 'string' || plugin === '') throw new TypeError('session state: the plugin name must be a non-empty string')
-    if (typeof key !== 'string') throw new TypeError(`session state of plugin "${plugin}": the key must be a string`)
-    const snap = snapshot(value)
-    if (!snap.ok) throw new TypeError(`session state of plugin "${plugin}", key "${key}": the value is not JSON (${snap.problem})`)
-    const frozen = deepFreeze(snap.value)
-    put(this.values, plugin, key, frozen)
-    void this.append({ type: 'state', plugin, key, value: frozen }).catch(() => {})
+    this.state.set(plugin, key, value)
   }
 
   answered({ exec, reason }: ApprovalRequest, rule: string): RecordedApproval | undefined {
@@ -130,11 +128,20 @@ export class SessionFacts implements SessionState, SessionApprovals {
     return stored.id
   }
 
+  /**
+   * The MCP session ended: from now on nothing is read or written (a call still running when it
+   * ended records nothing more). Resolves once the last read or write is done and the store closed.
+   */
+  async end(): Promise<void> {
+    this.over = true
+    await this.tail
+  }
+
   /** Call `callId` ended: settles the answered request it took (if any), and forgets what it asked. */
   async ended(callId: string, result: ToolExecutionResult): Promise<void> {
     this.asked.delete(callId)
     const record = this.taken.get(callId)
-    if (!record) return
+    if (!record || this.over) return
     this.taken.delete(callId)
     record.settled = true
     const { request } = record
@@ -149,13 +156,12 @@ export class SessionFacts implements SessionState, SessionApprovals {
   }
 
   private read(entries: readonly SessionEntry[]): void {
-    const values = new Map<string, Map<string, Json>>()
+    this.state.load(entries)
     const records = new Map<string, RecordOf>()
     const byCall = new Map<string, RecordOf>()
     let turn = 0
     for (const entry of entries) {
-      if (entry.type === 'state') put(values, entry.plugin, entry.key, entry.value)
-      else if (entry.type === 'approval/request') {
+      if (entry.type === 'approval/request') {
         const record: RecordOf = { request: entry, settled: false }
         records.set(entry.id, record)
         byCall.set(`${entry.turn}:${entry.index}`, record)
@@ -168,7 +174,6 @@ export class SessionFacts implements SessionState, SessionApprovals {
       }
       if ('turn' in entry && typeof entry.turn === 'number') turn = Math.max(turn, entry.turn)
     }
-    this.values = values
     // A request a running call took stays taken: the same record object is kept.
     for (const [id, record] of records) {
       const kept = this.records.get(id)
@@ -180,6 +185,7 @@ export class SessionFacts implements SessionState, SessionApprovals {
 
   /** Appends one entry after those before it, in order. */
   private append(entry: NewSessionEntry): Promise<SessionEntry> {
+    if (this.over) return Promise.reject(ended(this.store.id))
     const done = this.serial(() => this.store.append(entry))
     done.catch((error: unknown) => this.options.warn(`could not write to the session ${this.store.id}: ${String(error)}`))
     return done
@@ -191,6 +197,7 @@ export class SessionFacts implements SessionState, SessionApprovals {
    * writer, such as `rein approve`, holds it for a moment) is tried again, up to 40 times, 25 ms apart.
    */
   private serial<T>(op: () => Promise<T>): Promise<T> {
+    if (this.over) return Promise.reject(ended(this.store.id))
     this.busy++
     const attempt = async (tries: number): Promise<T> => {
       try {
@@ -209,10 +216,9 @@ export class SessionFacts implements SessionState, SessionApprovals {
   }
 }
 
-function put(values: Map<string, Map<string, Json>>, plugin: string, key: string, value: Json): void {
-  let keys = values.get(plugin)
-  if (!keys) values.set(plugin, keys = new Map())
-  keys.set(key, value)
+/** The error of a read or write after the session ended. */
+function ended(store: string): Error {
+  return new Error(`the MCP session ended: its store ${store} is no longer read or written`)
 }
 
 /** JSON text with object keys sorted: equal values give equal text. */

@@ -2,7 +2,8 @@
  * The harness side of `rein mcp serve`, shared by every transport: the open MCP sessions (each
  * its own rein session), the `ctx.approvalPrompt` that puts an ask to the client of the
  * session its call came from, and the forwarding of tool list changes (an upstream MCP server
- * changed its tools) to every client. `close()` removes all of it and closes the sessions; the
+ * changed its tools) to every client. A session that ends has its store closed and, with
+ * `sessionEnded`, what it kept removed. `dispose()` removes all of it and closes the sessions; the
  * harness itself stays the caller's.
  */
 import { randomUUID } from 'node:crypto'
@@ -35,9 +36,17 @@ export interface McpHostOptions {
   /**
    * The store of one MCP session's facts (its state, its approval requests and answers), made when
    * the session opens and closed when it closes; default a store in memory. Give a file store
-   * (`jsonlSession(path)`) for requests that `rein approve --session <path>` can answer.
+   * (`jsonlSession(path)`, or `sessionFiles(dir)`, which removes it too) for requests that
+   * `rein approve --session <path>` can answer.
    */
   sessionStore?: (mcpSessionId: string) => SessionStore
+  /**
+   * Called once per session after it ended (its client ended it, its transport closed, or the
+   * host was disposed) and its store was closed after its last write: the place to remove what
+   * `sessionStore` made, since no later session can meet what it holds. `sessionFiles(dir)` gives
+   * both. A failure is logged as a warning.
+   */
+  sessionEnded?: (mcpSessionId: string) => void | Promise<void>
   /** The name and version the server gives in `initialize` (default `rein`, `0.1.0`). */
   info?: { name: string, version: string }
 }
@@ -81,14 +90,24 @@ export function createMcpHost(ctx: Context, options: McpHostOptions = {}): McpHo
     if (event.kind === 'tools' || event.kind === 'connected') for (const session of sessions.values()) session.toolsChanged()
   }))
 
-  const closeStore = (session: McpSession) => session.facts.store.close?.().catch((error: unknown) => {
-    logger.warn(`could not close the store of MCP session ${session.id}: ${String(error)}`)
-  })
+  // The session's facts take no more writes, its store is closed, then what it made is removed.
+  const ended = async (session: McpSession) => {
+    await session.facts.end()
+    await session.facts.store.close?.().catch((error: unknown) => {
+      logger.warn(`could not close the store of MCP session ${session.id}: ${String(error)}`)
+    })
+    if (!options.sessionEnded) return
+    try {
+      await options.sessionEnded(session.id)
+    } catch (error) {
+      logger.warn(`could not remove what MCP session ${session.id} kept: ${String(error)}`)
+    }
+  }
   const close = async (session: McpSession) => {
     if (sessions.get(session.id) !== session) return
     sessions.delete(session.id)
     await session.server.close().catch(() => {})
-    await closeStore(session)
+    await ended(session)
   }
   return {
     sessions,
@@ -107,7 +126,7 @@ export function createMcpHost(ctx: Context, options: McpHostOptions = {}): McpHo
       opened.server.onclose = () => {
         if (sessions.get(id) !== opened) return
         sessions.delete(id)
-        void closeStore(opened)
+        void ended(opened)
       }
       return opened
     },

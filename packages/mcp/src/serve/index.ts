@@ -7,5 +7,6 @@ export { serveStdio, protocolStdout, logsToStderr, type StdioOptions } from './s
 export { serveHttp, parseHostPort, type HttpServing } from './http.js'
 export { createMcpHost, type McpHost, type McpHostOptions } from './host.js'
 export { McpSession } from './session.js'
+export { sessionFiles, type SessionFiles } from './session-files.js'
 export { listTools, type ToolPolicyLike, type ToolCatalog } from './listing.js'
 export { callResult } from './results.js'
