@@ -2,7 +2,7 @@
  * A harness built in code loads only what its first call needs (the peer bench's `cold.mjs`
  * measures the time): neither `yaml` (no file is parsed) nor ajv (simple schemas are checked
  * by `simple-schema.ts` until a value fails). Checks the modules, never the time. The spawned
- * fixture imports the built packages: run `npx tsc -b` first.
+ * fixture imports the built packages: run `npx -y pnpm@10 build` first.
  */
 import { spawnSync } from 'node:child_process'
 import { existsSync } from 'node:fs'
@@ -11,7 +11,7 @@ import { describe, expect, it } from 'vitest'
 import { FIXTURES } from './helpers.js'
 
 function coldRun(mode: 'valid' | 'invalid'): { modules: string[], answers: string[] } {
-  if (!existsSync(new URL('../dist/src/index.js', import.meta.url))) throw new Error('packages/loader is not built: run npx tsc -b first')
+  if (!existsSync(new URL('../dist/src/index.bundle.js', import.meta.url))) throw new Error('packages/loader is not built: run npx -y pnpm@10 build first')
   const run = spawnSync(process.execPath, [join(FIXTURES, 'cold-harness.mjs'), mode], { encoding: 'utf8' })
   expect(run.status, run.stderr).toBe(0)
   return JSON.parse(run.stdout) as { modules: string[], answers: string[] }

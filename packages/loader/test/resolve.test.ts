@@ -42,7 +42,7 @@ describe('resolveModule', () => {
     const dir = await project({})
     const found = resolveModule('@rein/kernel', dir)
     expect(found.origin).toBe('rein')
-    expect(found.file).toBe(realpathSync(join(LOADER_NODE_MODULES, '@rein/kernel/dist/src/index.js')))
+    expect(found.file).toBe(realpathSync(join(LOADER_NODE_MODULES, '@rein/kernel/dist/src/index.bundle.js')))
   })
 
   it('says everywhere it looked for a package that does not resolve', async () => {
