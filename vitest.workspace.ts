@@ -1,5 +1,5 @@
 // One vitest project per package that has a `test/` folder. Every `@rein/*` import resolves
-// to that package's TypeScript source, so tests never depend on a stale build.
+// to that package's TypeScript source, so tests never depend on a stale build or bundle.
 import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { basename, dirname, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -13,12 +13,17 @@ const dirs = groups
   .flatMap((group) => readdirSync(group).map((name) => `${group}/${name}`))
   .filter((dir) => existsSync(`${dir}/package.json`))
 
-const alias = dirs
-  .filter((dir) => existsSync(`${dir}/src/index.ts`))
-  .map((dir) => {
-    const { name } = JSON.parse(readFileSync(`${dir}/package.json`, 'utf8')) as { name: string }
-    return { find: new RegExp(`^${name.replace('/', '\\/')}$`), replacement: resolve(dir, 'src/index.ts') }
+// Each `exports` entry (`.` and subpaths such as `@rein/kernel/results`) maps to the source its
+// `types` names, never to the bundle the `default` condition points at.
+const alias = dirs.flatMap((dir) => {
+  const { name, exports } = JSON.parse(readFileSync(`${dir}/package.json`, 'utf8')) as { name: string, exports?: Record<string, { types?: string }> }
+  return Object.entries(exports ?? {}).flatMap(([key, target]) => {
+    const stem = /^\.\/dist\/src\/(.+)\.d\.ts$/.exec(target.types ?? '')?.[1]
+    if (!stem || !existsSync(`${dir}/src/${stem}.ts`)) return []
+    const specifier = name + key.slice(1)
+    return [{ find: new RegExp(`^${specifier.replace(/[/.-]/g, '\\$&')}$`), replacement: resolve(dir, `src/${stem}.ts`) }]
   })
+})
 
 export default defineWorkspace(dirs
   .filter((dir) => existsSync(`${dir}/test`))

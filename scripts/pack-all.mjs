@@ -6,7 +6,10 @@
  * range is left, `engines.node` is set, a README is in it, and so is every file its `exports`
  * and `bin` name. Prints `{ tarballs: [{ name, version, file, bytes }] }` as JSON on stdout.
  *
- *   node scripts/pack-all.mjs <out-dir> [--build]     --build runs `tsc -b` first
+ *   node scripts/pack-all.mjs <out-dir> [--build]     --build runs `tsc -b` and scripts/bundle.mjs first
+ *
+ * Each package's `exports` point at the bundles in `dist/src` (`*.bundle.js` and their chunks),
+ * which `files: ["dist/src"]` packs beside tsc's output and types.
  *
  * Exits 1 with one line per problem (package, then what is missing) when a tarball is incomplete.
  */
@@ -29,6 +32,7 @@ mkdirSync(out, { recursive: true })
 
 if (flags.includes('--build')) {
   execFileSync(process.execPath, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-b'], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] })
+  execFileSync(process.execPath, [join(ROOT, 'scripts', 'bundle.mjs')], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] })
 }
 
 const packages = publishable()

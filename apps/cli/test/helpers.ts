@@ -60,7 +60,7 @@ export async function rein(argv: string[], cwd = CLI_ROOT, env: Record<string, s
 /** Fails clearly when the CLI was not built (spawned tests run bin/rein.mjs, which imports dist). */
 export function requireBuild(): void {
   if (!existsSync(join(CLI_ROOT, 'dist', 'src', 'main.js'))) {
-    throw new Error('apps/cli is not built: run npx tsc -b first (bin/rein.mjs imports dist/src/main.js)')
+    throw new Error('apps/cli is not built: run npx -y pnpm@10 build first (bin/rein.mjs imports dist/src/main.js)')
   }
 }
 

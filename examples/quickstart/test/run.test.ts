@@ -11,7 +11,7 @@ import { describe, expect, it } from 'vitest'
 
 const RUN = fileURLToPath(new URL('../run.mjs', import.meta.url))
 const NOTES = fileURLToPath(new URL('../workspace/notes.md', import.meta.url))
-const LOADER_BUILD = fileURLToPath(new URL('../../../packages/loader/dist/src/index.js', import.meta.url))
+const LOADER_BUILD = fileURLToPath(new URL('../../../packages/loader/dist/src/index.bundle.js', import.meta.url))
 
 /** `node run.mjs` in a temp folder, without a model key: the offline stand-in answers. */
 function runExample(): Promise<{ code: number, stdout: string, stderr: string }> {
@@ -25,7 +25,7 @@ function runExample(): Promise<{ code: number, stdout: string, stderr: string }>
 
 describe('the quickstart', () => {
   it('runs a harness built in code and prints the calls, then the answer', async () => {
-    if (!existsSync(LOADER_BUILD)) throw new Error('the packages are not built: run npx tsc -b first (run.mjs imports their dist)')
+    if (!existsSync(LOADER_BUILD)) throw new Error('the packages are not built: run npx -y pnpm@10 build first (run.mjs imports their bundles)')
     const before = readFileSync(NOTES, 'utf8')
     const { code, stdout, stderr } = await runExample()
     expect(stderr).toBe('')

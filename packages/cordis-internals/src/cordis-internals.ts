@@ -76,26 +76,45 @@ export interface ScopeFacts {
   readonly missing: readonly string[]
 }
 
-/** Reads a scope's state: disposed, failed (and why), active, the services it waits for. */
+/** Reads a scope's state: disposed, failed (and why), active, the services it waits for (when read). */
 export function scopeFacts(scope: EffectScope): ScopeFacts {
-  const runtime = scope.runtime as MainScope
-  const inject = runtime.inject
-  const missing = Object.keys(inject).filter((name) => {
+  return {
+    disposed: scope.uid === null, failed: scope.status === FAILED, error: scope.error, active: scope.isActive,
+    // Read when asked: each `ctx.get` goes through cordis' proxies, and a loader scans every
+    // scope after each plugin it applies, where only a scope that is not active is asked.
+    get missing() { return missingServices(scope) },
+  }
+}
+
+function missingServices(scope: EffectScope): readonly string[] {
+  const inject = (scope.runtime as MainScope).inject
+  return Object.keys(inject).filter((name) => {
     if (!inject[name]!.required) return false
     const value = scope.ctx.get(name)
     return value === undefined || value === null
   })
-  return { disposed: scope.uid === null, failed: scope.status === FAILED, error: scope.error, active: scope.isActive, missing }
 }
 
 /** Every plugin runtime of `ctx`'s app (nested plugins included; not the root), with its name and forks. */
 export function* pluginRuntimes(ctx: Context): Generator<{ name: string, runtime: MainScope, forks: readonly ForkScope[] }> {
-  for (const runtime of ctx.registry.values()) {
+  for (const runtime of registryOf(ctx).values()) {
     if (!runtime.plugin) continue
     const name = runtime.name && runtime.name !== 'apply' ? runtime.name : 'anonymous'
     yield { name, runtime, forks: runtime.children }
   }
 }
+
+/**
+ * `ctx.registry`, read once per Context: each read builds cordis' tracing proxies, and a loader
+ * scans the registry after every plugin it applies. The app's registry is never replaced.
+ */
+function registryOf(ctx: Context): Context['registry'] {
+  let registry = registries.get(ctx)
+  if (registry === undefined) registries.set(ctx, registry = ctx.registry)
+  return registry
+}
+
+const registries = new WeakMap<Context, Context['registry']>()
 
 /** Calls `changed` whenever a scope's status, a fork, a runtime or a service of the app changes. */
 export function onLifecycleChange(ctx: Context, changed: () => void): void {

@@ -68,7 +68,9 @@ async function packageOf(entry: PlacedEntry): Promise<PackageFound | undefined> 
   try {
     // The same specifier the caller imported, resolved from here: the same module when it is the same package.
     if (pluginOf(await import(candidate)) !== entry.plugin) return undefined
-    return manifestAbove(resolveModule(candidate, HERE).file)
+    // Node's own answer for the import above (20.6 and later), else the loader's lookup: the same file.
+    const url = import.meta.resolve?.(candidate)
+    return manifestAbove(url === undefined ? resolveModule(candidate, HERE).file : fileURLToPath(url))
   } catch {
     return undefined
   }

@@ -99,7 +99,7 @@ function packageEntry(root: string, name: string, subpath: string): string {
   const found = [file, ...(extname(file) ? [] : ['.js', '.mjs'].map((ext) => file + ext))].find(isFile)
   if (!found) {
     throw new ValueProblem(LoaderCodes.MODULE_NOT_FOUND, [],
-      `package "${name}" was found at ${root}, but its entry ${file} does not exist; build it first (in the rein workspace: npx tsc -b)`)
+      `package "${name}" was found at ${root}, but its entry ${file} does not exist; build it first (in the rein workspace: npx -y pnpm@10 build)`)
   }
   return found
 }

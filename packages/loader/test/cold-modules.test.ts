@@ -1,8 +1,9 @@
 /**
  * A harness built in code loads only what its first call needs (the peer bench's `cold.mjs`
  * measures the time): neither `yaml` (no file is parsed) nor ajv (simple schemas are checked
- * by `simple-schema.ts` until a value fails). Checks the modules, never the time. The spawned
- * fixture imports the built packages: run `npx tsc -b` first.
+ * by `simple-schema.ts` until a value fails), and rein's own code as one bundle per package export
+ * (`scripts/bundle.mjs`), never tsc's per-file output. Checks the modules, never the time. The spawned
+ * fixture imports the built packages: run `npx -y pnpm@10 build` first.
  */
 import { spawnSync } from 'node:child_process'
 import { existsSync } from 'node:fs'
@@ -10,11 +11,11 @@ import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { FIXTURES } from './helpers.js'
 
-function coldRun(mode: 'valid' | 'invalid'): { modules: string[], answers: string[] } {
-  if (!existsSync(new URL('../dist/src/index.js', import.meta.url))) throw new Error('packages/loader is not built: run npx tsc -b first')
+function coldRun(mode: 'valid' | 'invalid'): { modules: string[], esm: string[], answers: string[] } {
+  if (!existsSync(new URL('../dist/src/index.bundle.js', import.meta.url))) throw new Error('packages/loader is not built: run npx -y pnpm@10 build first')
   const run = spawnSync(process.execPath, [join(FIXTURES, 'cold-harness.mjs'), mode], { encoding: 'utf8' })
   expect(run.status, run.stderr).toBe(0)
-  return JSON.parse(run.stdout) as { modules: string[], answers: string[] }
+  return JSON.parse(run.stdout) as { modules: string[], esm: string[], answers: string[] }
 }
 
 const matching = (modules: readonly string[], pattern: RegExp) => modules.filter((m) => pattern.test(m))
@@ -25,6 +26,15 @@ describe('a harness built in code, cold', () => {
     expect(answers).toEqual(['ok'])
     expect(matching(modules, /\/cordis\/|\/schemastery\//)).not.toEqual([]) // the probe sees CommonJS modules
     expect(matching(modules, /\/(yaml|ajv|ajv-formats)\//)).toEqual([])
+  })
+
+  it('loads rein as bundles: one file per package entry and its shared chunk, no per-file output', () => {
+    const { esm } = coldRun('valid')
+    const rein = matching(esm, /\/(packages|plugins)\/[^/]+\/dist\//)
+    expect(rein).toEqual(expect.arrayContaining([expect.stringMatching(/\/packages\/kernel\/dist\/src\/index\.bundle\.js$/)])) // the probe sees them
+    expect(rein.filter((url) => !/\/dist\/src\/(index\.bundle|bundle-[A-Z0-9]+)\.js$/.test(url))).toEqual([])
+    // loader, kernel, agent, the six plugins and the packages they import, each once
+    expect(new Set(rein.map((url) => /\/((?:packages|plugins)\/[^/]+)\//.exec(url)![1])).size).toBeLessThanOrEqual(15)
   })
 
   it('loads ajv for the first invalid call, which gets ajv\'s own lines', () => {

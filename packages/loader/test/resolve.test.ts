@@ -42,7 +42,7 @@ describe('resolveModule', () => {
     const dir = await project({})
     const found = resolveModule('@rein/kernel', dir)
     expect(found.origin).toBe('rein')
-    expect(found.file).toBe(realpathSync(join(LOADER_NODE_MODULES, '@rein/kernel/dist/src/index.js')))
+    expect(found.file).toBe(realpathSync(join(LOADER_NODE_MODULES, '@rein/kernel/dist/src/index.bundle.js')))
   })
 
   it('says everywhere it looked for a package that does not resolve', async () => {
@@ -65,7 +65,7 @@ describe('resolveModule', () => {
   it('says when a package is found but its entry file is missing (not built)', async () => {
     const dir = await project(fakePackage('half-built', { exports: { '.': { default: './dist/index.js' } } }))
     expect(problemOf(() => resolveModule('half-built', dir)).detail).toBe(
-      `package "half-built" was found at ${join(dir, 'node_modules/half-built')}, but its entry ${join(dir, 'node_modules/half-built/dist/index.js')} does not exist; build it first (in the rein workspace: npx tsc -b)`)
+      `package "half-built" was found at ${join(dir, 'node_modules/half-built')}, but its entry ${join(dir, 'node_modules/half-built/dist/index.js')} does not exist; build it first (in the rein workspace: npx -y pnpm@10 build)`)
   })
 
   it('rejects something that is neither a package name nor a path', async () => {

@@ -27,7 +27,7 @@ export const BIN = join(ROOT, 'apps', 'cli', 'bin', 'rein.mjs')
 
 /** Says how to build when the CLI was not built (`bin/rein.mjs` imports `dist`). */
 export function whyNoCli(): string | undefined {
-  return existsSync(join(ROOT, 'apps', 'cli', 'dist', 'src', 'main.js')) ? undefined : 'the CLI is not built (run npx tsc -b first)'
+  return existsSync(join(ROOT, 'apps', 'cli', 'dist', 'src', 'main.js')) ? undefined : 'the CLI is not built (run npx -y pnpm@10 build first)'
 }
 
 export interface FleetOptions {

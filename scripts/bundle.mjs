@@ -1,0 +1,83 @@
+#!/usr/bin/env node
+/**
+ * Bundles each workspace package's export entries into one ES module per entry, after `tsc -b`
+ * (the root `build` script runs both; docs/ARCHITECTURE.md says why). For every `exports` entry
+ * `{ types: './dist/src/X.d.ts', default: './dist/src/X.bundle.js' }` it bundles tsc's
+ * `dist/src/X.js` into `dist/src/X.bundle.js`, beside the file it came from, so that paths taken
+ * from `import.meta.url` (worker files, the package folder) stay the same. Entries of one package
+ * share their internals through chunks (`dist/src/bundle-<hash>.js`), and every bare import
+ * (`@rein/*`, third-party, `node:`) stays an import: one copy of each package per process.
+ *
+ *   node scripts/bundle.mjs            every package (the root build, after tsc -b)
+ *   node ../../scripts/bundle.mjs .    one package folder (its own build script, for turbo)
+ *
+ * Exits 1 naming the package when an `exports` entry does not follow the pattern above.
+ */
+import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs'
+import { dirname, join, resolve } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { build } from 'esbuild'
+
+const ROOT = dirname(dirname(fileURLToPath(import.meta.url)))
+const GROUPS = ['packages', 'plugins', 'apps', 'examples']
+const TYPES = /^\.\/dist\/src\/(.+)\.d\.ts$/
+
+/** Every package folder of the workspace, or the folders named on the command line. */
+function folders() {
+  const named = process.argv.slice(2)
+  if (named.length > 0) return named.map((dir) => resolve(dir))
+  return GROUPS.map((group) => join(ROOT, group)).filter(existsSync)
+    .flatMap((base) => readdirSync(base).sort().map((name) => join(base, name)))
+}
+
+/** The packages with `exports`, each with the tsc outputs to bundle (paths under `dist/src`). */
+function bundled() {
+  const found = []
+  const problems = []
+  for (const dir of folders()) {
+    const file = join(dir, 'package.json')
+    if (!existsSync(file)) continue
+    const manifest = JSON.parse(readFileSync(file, 'utf8'))
+    if (!manifest.exports) continue
+    const entries = []
+    for (const [key, target] of Object.entries(manifest.exports)) {
+      const stem = typeof target === 'object' && target !== null ? TYPES.exec(target.types ?? '')?.[1] : undefined
+      if (!stem || target.default !== `./dist/src/${stem}.bundle.js`) {
+        problems.push(`${manifest.name}: exports["${key}"] must be { types: "./dist/src/X.d.ts", default: "./dist/src/X.bundle.js" }`)
+        continue
+      }
+      entries.push(stem)
+    }
+    found.push({ name: manifest.name, dir, entries })
+  }
+  if (problems.length > 0) {
+    process.stderr.write(`${problems.join('\n')}\n`)
+    process.exit(1)
+  }
+  return found
+}
+
+/** Bundles one package; removes the chunks of its previous bundle first. */
+async function bundle({ dir, entries }) {
+  const out = join(dir, 'dist', 'src')
+  if (existsSync(out)) {
+    for (const name of readdirSync(out)) if (/^bundle-.*\.js(\.map)?$/.test(name)) rmSync(join(out, name))
+  }
+  await build({
+    absWorkingDir: dir,
+    entryPoints: entries.map((stem) => ({ in: `dist/src/${stem}.js`, out: `${stem}.bundle` })),
+    outdir: 'dist/src',
+    bundle: true,
+    splitting: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    packages: 'external',
+    chunkNames: 'bundle-[hash]',
+    keepNames: true,
+    sourcemap: 'linked',
+    logLevel: 'warning',
+  })
+}
+
+await Promise.all(bundled().map(bundle))
