@@ -45,7 +45,8 @@ try {
     `(${perSession(parked, 'heapUsed')} with it, RSS ${perSession(parked, 'rss')}); target ~0`)
   console.log(`  approval -> continuation's first tool body, idle fleet of 3, ${parked.latency.n} one at a time: ` +
     `p50 ${parked.latency.p50.toFixed(1)} ms, p99 ${parked.latency.p99.toFixed(1)} ms (p50 of the approver's parts: ${parked.latency.parts} ms; ` +
-    `from the continuation queued to its body p50 / p99 ${parked.latency.queued} ms); target p99 <= 100 ms`)
+    `from the continuation queued to its body p50 / p99 ${parked.latency.queued} ms: to a worker taking it ${parked.latency.pickup}, ` +
+    `from there to the body ${parked.latency.run}); target p99 <= 100 ms`)
   const one = await throughput(1)
   const three = await throughput(3)
   console.log(`  throughput, ${RUNS} runs x ${CALLS} calls of ${MS} ms, 4 at once per worker: 1 worker ${one.perSecond.toFixed(1)} runs/s (machine ${one.busy}% busy), ` +
@@ -115,6 +116,8 @@ async function approvals(client, fleet, sessions) {
   const total = []
   const steps = { answer: [], pending: [], close: [], submit: [] }
   const queued = []
+  const pickup = []
+  const run = []
   for (const { session, approval } of sessions) {
     const body = Promise.race(fleet.map((w) => w.body(session)))
     const t0 = now()
@@ -125,13 +128,20 @@ async function approvals(client, fleet, sessions) {
     const at = await body
     total.push(at - t0)
     queued.push(at - t1)
+    // The last take of the session in any worker: the continuation's (the parked run's was earlier).
+    const taken = Math.max(...fleet.map((w) => w.took(session) ?? -Infinity))
+    if (taken > t1) {
+      pickup.push(taken - t1)
+      run.push(at - taken)
+    }
     await Promise.all(fleet.map((w) => w.forget(session)))
   }
   total.sort((a, b) => a - b)
   const median = (values) => pct(values.sort((a, b) => a - b), 0.5).toFixed(1)
   const parts = Object.entries(steps).map(([name, values]) => `${name} ${median(values)}`).join(', ')
   queued.sort((a, b) => a - b)
-  return { n: total.length, p50: pct(total, 0.5), p99: pct(total, 0.99), parts, queued: `${pct(queued, 0.5).toFixed(1)} / ${pct(queued, 0.99).toFixed(1)}` }
+  const both = (values) => `${median(values)} / ${pct(values, 0.99).toFixed(1)}`
+  return { n: total.length, p50: pct(total, 0.5), p99: pct(total, 0.99), parts, queued: both(queued), pickup: both(pickup), run: both(run) }
 }
 
 /** Part 3: RUNS runs over `workers` workers of 4 at once; runs per second from the first submit to the last outcome. */
@@ -164,9 +174,11 @@ function startWorker(queue, concurrency) {
   })
   const bodies = new Map()
   const waiting = new Map()
+  const took = new Map()
   let measured
   child.on('message', (message) => {
     if (message.memory) measured?.(message.memory)
+    if (message.took !== undefined) took.set(message.took, message.at)
     if (message.body === undefined) return
     if (!bodies.has(message.body)) bodies.set(message.body, message.at)
     waiting.get(message.body)?.(message.at)
@@ -183,7 +195,9 @@ function startWorker(queue, concurrency) {
           if (bodies.has(session)) return done(bodies.get(session))
           waiting.set(session, done)
         }),
-        forget: (session) => { bodies.delete(session); waiting.delete(session) },
+        /** When this worker last took a job of `session` (ms since the epoch), if it did. */
+        took: (session) => took.get(session),
+        forget: (session) => { bodies.delete(session); waiting.delete(session); took.delete(session) },
         stop: () => { child.send('stop'); return exited },
       })
     })

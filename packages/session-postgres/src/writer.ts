@@ -1,8 +1,8 @@
 /**
  * Opening a session for writing, in this order: one dedicated connection, named after this
  * process and set to wait for each commit to be flushed (`synchronous_commit = on`); the table
- * made sure of; the session's writer lock taken; the last `seq` read, the log checked to have no
- * gap. Any step failing closes the connection and throws a `PostgresSessionError` saying which.
+ * made sure of; the session's writer lock taken (these three asked in one statement); the last
+ * `seq` read, the log checked to have no gap. Any step failing closes the connection and throws a `PostgresSessionError` saying which.
  * Every later write of the store goes through this connection, so it is done by the backend
  * that holds the lock: when the connection is lost, the lock and the right to write go with it.
  */
@@ -29,11 +29,14 @@ export async function openWriter(settings: Settings, id: string, onLost: (error:
   const key = sessionKey(settings.qualified, id)
   let step = 'prepare the connection'
   try {
-    await client.query("SELECT set_config('application_name', $1, false), set_config('synchronous_commit', 'on', false)", [writerName()])
+    // The first three steps in one round trip; a step that did not go through is then done alone.
+    const { rows: [first] } = await client.query<{ found: string | null, locked: boolean }>(
+      "SELECT set_config('application_name', $1, false), set_config('synchronous_commit', 'on', false), " +
+      'to_regclass($2)::text AS found, pg_try_advisory_lock($3::bigint) AS locked', [writerName(), settings.qualified, key.toString()])
     step = `make sure the table ${settings.qualified} exists`
-    await ensureTable(client, settings)
+    if (first.found === null) await ensureTable(client, settings)
     step = 'take the session\'s writer lock'
-    await takeWriterLock(client, key, id)
+    if (!first.locked) await takeWriterLock(client, key, id)
     step = 'read the session'
     const lastSeq = await lastStoredSeq(client, settings, id)
     return {

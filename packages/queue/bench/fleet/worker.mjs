@@ -1,7 +1,7 @@
 /**
  * One worker process of the fleet bench (`bench/fleet.mjs` forks it with `--expose-gc` and an
  * IPC channel): loads `fleet.yaml` once, runs `createWorker` on it (approvals park, the
- * default), says `{ ready, name }`, and answers `measure` with its memory after full GCs and
+ * default), says `{ ready, name }` and, for each job it takes, `{ took: session, at }`, and answers `measure` with its memory after full GCs and
  * `stop` by closing (runs in progress finish) and exiting. Servers and queue come from the
  * environment: BENCH_REDIS, BENCH_POSTGRES, BENCH_QUEUE, BENCH_CONCURRENCY.
  */
@@ -15,7 +15,12 @@ const env = process.env
 const harness = await loadHarness(fileURLToPath(new URL('./fleet.yaml', import.meta.url)))
 const worker = await createWorker({
   redis: env.BENCH_REDIS, postgres: env.BENCH_POSTGRES, queue: env.BENCH_QUEUE, harness,
-  concurrency: Number(env.BENCH_CONCURRENCY ?? 4), log: () => {},
+  concurrency: Number(env.BENCH_CONCURRENCY ?? 4),
+  // The moment this worker took a job (its first log line), for the bench's split of the pickup.
+  log: (line) => {
+    const took = /^\S+ session "(.*)": attempt \d+ started$/.exec(line)
+    if (took) process.send({ took: JSON.parse(`"${took[1]}"`), at: performance.timeOrigin + performance.now() })
+  },
 })
 
 let dumps = 0
