@@ -58,13 +58,13 @@ export function postgresSession(options: PostgresSessionOptions): PostgresSessio
   // Reads and answers while this store is not the writer (`peek`, `appendAfter`).
   const shared = sharedAccess(settings, id)
 
-  const openOnce = () => {
+  const openOnce = (withEntries = false) => {
     if (opening) return opening
     const mine = ++generation
     const onLost = (error: Error) => {
       if (mine === generation) failure ??= connectionLost(settings, id, error)
     }
-    opening = openWriter(settings, id, onLost).then((writer) => {
+    opening = openWriter(settings, id, onLost, withEntries).then((writer) => {
       lastSeq = writer.lastSeq
       return writer
     }, (error) => {
@@ -117,9 +117,13 @@ export function postgresSession(options: PostgresSessionOptions): PostgresSessio
     async load() {
       if (closed) throw storeClosed(id)
       if (failure) throw failure
-      const writer = await openOnce()
+      const writer = await openOnce(true)
       while (flushing) await flushing
       if (failure) throw failure
+      // The entries read as the session was opened, while nothing was appended since: once.
+      const { entries } = writer
+      writer.entries = undefined
+      if (entries && lastSeq === writer.lastSeq) return entries
       return readEntries(writer.client, settings, id)
     },
     append(entry) {
