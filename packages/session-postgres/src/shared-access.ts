@@ -30,6 +30,9 @@ export interface SharedAccess {
   close(): Promise<void>
 }
 
+// SQLSTATE undefined_table.
+const UNDEFINED_TABLE = '42P01'
+
 export function sharedAccess(settings: Settings, id: string): SharedAccess {
   const key = sessionKey(settings.qualified, id).toString()
   let opened: Promise<Connection> | undefined
@@ -49,7 +52,13 @@ export function sharedAccess(settings: Settings, id: string): SharedAccess {
   }
   return {
     async peek() {
-      return readEntries(await db(), settings, id)
+      try {
+        return await readEntries(await db(), settings, id)
+      } catch (error) {
+        // No table yet (nothing was ever stored here): the session is empty, as a writer would find it.
+        if ((error as { cause?: { code?: unknown } }).cause?.code === UNDEFINED_TABLE) return []
+        throw error
+      }
     },
     async appendAfter(entry, columns, after) {
       const queryable = await db()

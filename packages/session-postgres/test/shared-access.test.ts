@@ -88,6 +88,15 @@ describeWithPostgres('postgresSession: peek and appendAfter without a writer', (
     expect(await storedEntries(db().admin, id)).toHaveLength(1)
   })
 
+  it('finds an empty session where no table is yet, and creates none', async () => {
+    const store = postgresSession({ connectionString: db().server.url, id: newId(), table: 'never_made' })
+    expect(await store.peek()).toEqual([])
+    await expect(answerApproval(store, 'apr_1', 'deny')).rejects.toThrow(/no approval request "apr_1"/)
+    await store.close()
+    const { rows } = await db().admin.query("SELECT to_regclass('public.never_made') AS found")
+    expect(rows[0].found).toBeNull()
+  })
+
   it('on a pool, borrows a connection per statement and sets nothing on it', async () => {
     const id = await written(PARKED)
     const pool = new pg.Pool({ connectionString: db().server.url, max: 1 })
