@@ -1,5 +1,5 @@
 // The effect-count benchmark (issue 22, DESIGN.md §7.3), from the repository root after
-// `npx tsc -b`: `node bench/effects/effects.mjs [--seed N] [--kills 20]` (also run by `pnpm bench`).
+// `npx -y pnpm@10 build`: `node bench/effects/effects.mjs [--seed N] [--kills 20]` (also run by `pnpm bench`).
 //
 // One workload, four rows, in one run: a scripted model asks 100 tool calls, one per step, and
 // each call's body appends one line to a ledger file (synced) — the side effect. Each row's

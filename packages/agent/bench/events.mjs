@@ -1,4 +1,4 @@
-// Dispatch cost of the agent's observation events (run after `npx tsc -b packages/agent`):
+// Dispatch cost of the agent's observation events (run after `npx -y pnpm@10 build`):
 //   node packages/agent/bench/events.mjs
 // Events per second (best of 5 rounds) for one `agent/call-end`-sized event, as the scheduler
 // sends it (`listens` first, then `emit`): with no listener, with one run observer (the per-run

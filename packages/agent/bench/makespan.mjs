@@ -1,4 +1,4 @@
-// Makespan benchmark of the agent's scheduler (run after `npx tsc -b packages/agent`):
+// Makespan benchmark of the agent's scheduler (run after `npx -y pnpm@10 build`):
 //   node packages/agent/bench/makespan.mjs
 // Sleep-based tools in 50 ms units; for each plan it prints the ideal makespan (the critical
 // path, or the pool bound), the measured one (model answer -> batch committed, median of 5 runs)

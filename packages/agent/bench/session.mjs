@@ -1,4 +1,4 @@
-// What durability costs per call (run after `npx tsc -b packages/agent`):
+// What durability costs per call (run after `npx -y pnpm@10 build`):
 //   node --expose-gc packages/agent/bench/session.mjs
 // One model step of 100 no-op parallel calls at `maxParallelToolCalls: 10` (as the peer bench
 // runs it), on a memory session and on a JSONL session file (fdatasync per write group, as

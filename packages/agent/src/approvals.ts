@@ -2,7 +2,10 @@
  * Answering parked calls from code (DESIGN.md §7.2): `pendingApprovals(store)` lists the requests
  * of a session that wait for an answer; `answerApproval(store, id, answer)` writes one answer
  * into the session. Both read the store afresh, so they see what any process wrote. An answer is
- * written only after every check passed, and a refused answer writes nothing. The answer takes
+ * written only after every check passed, and a refused answer writes nothing. On a store with
+ * `peek` and `appendAfter` (PostgreSQL) neither opens the session for writing: the answer is
+ * stored only right after the entries it was checked against, so of two answers racing, from
+ * any processes, one lands and the other is checked again (and refused as already answered). The answer takes
  * effect when the session continues (`agent.run()` without input, in any process).
  */
 import type { ApprovalAnswer } from '@rein/kernel'
@@ -35,6 +38,8 @@ const ANSWERS: readonly unknown[] = ['allow-once', 'allow-session', 'deny'] sati
 
 // One answer at a time per store in this process: two answers to one request cannot both pass the checks.
 const queues = new WeakMap<SessionStore, Promise<unknown>>()
+// How often an answer is checked again when the log keeps moving between its check and its write.
+const MAX_ATTEMPTS = 20
 
 /**
  * Appends `answer` for request `id` to the session in `store` (any `SessionStore`: the JSONL file,
@@ -55,17 +60,31 @@ async function answerNow(store: SessionStore, id: string, answer: ApprovalAnswer
   if (by !== undefined && (typeof by !== 'string' || by === '')) throw new TypeError(`answerApproval: "by" must be a non-empty string naming who answered (got ${describe(by)})`)
   const now = options?.now ?? Date.now()
   if (!Number.isFinite(now)) throw new TypeError('answerApproval: "now" must be a time in ms since the epoch')
-  const problem = answerProblem(approvalsOf(await store.load()), id, now)
-  if (problem !== undefined) throw new Error(`answerApproval: ${problem}; nothing was written`)
   const entry: NewSessionEntry & { type: 'approval/answer' } = { type: 'approval/answer', id, answer, at: now }
   if (by !== undefined) entry.by = by
-  return store.append(entry)
+  const check = (entries: SessionEntry[]) => {
+    const problem = answerProblem(approvalsOf(entries), id, now)
+    if (problem !== undefined) throw new Error(`answerApproval: ${problem}; nothing was written`)
+  }
+  if (!store.peek || !store.appendAfter) {
+    check(await store.load())
+    return store.append(entry)
+  }
+  // A store shared by processes: check what is stored, append only right after it. When the log
+  // moved on in between (another answer, a run), nothing was written: check again.
+  for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
+    const entries = await store.peek()
+    check(entries)
+    const stored = await store.appendAfter(entry, entries.at(-1)?.seq ?? 0)
+    if (stored) return stored
+  }
+  throw new Error(`answerApproval: session ${store.id} changed under each of ${MAX_ATTEMPTS} tries; nothing was written`)
 }
 
 /** The requests of the session in `store` that wait for an answer, in log order (expired ones included, marked). */
 export async function pendingApprovals(store: SessionStore, options: { now?: number } = {}): Promise<PendingApproval[]> {
   const now = options.now ?? Date.now()
-  const approvals = approvalsOf(await store.load())
+  const approvals = approvalsOf(await (store.peek ? store.peek() : store.load()))
   const pending: PendingApproval[] = []
   for (const { request, answer, replacedBy } of approvals.byId.values()) {
     if (answer || replacedBy !== undefined || approvals.results.has(callKey(request.turn, request.index))) continue

@@ -93,6 +93,19 @@ export interface SessionStore {
   append(entry: NewSessionEntry): Promise<SessionEntry>
   /** Waits for pending appends and releases resources. Optional. */
   close?(): Promise<void>
+  /**
+   * Optional, for a store many processes share (PostgreSQL), with `appendAfter`: every entry as
+   * stored now, read without opening the session for writing (no lock taken or kept).
+   * `pendingApprovals` and `answerApproval` use the pair when a store has it.
+   */
+  peek?(): Promise<SessionEntry[]>
+  /**
+   * Optional, with `peek`: appends `entry` as entry `after + 1` only if entry `after` is still the
+   * last one stored (0: the session is empty) and no other store holds the session for writing.
+   * Resolves with the entry once durable, or with `undefined`, having written nothing, when the
+   * log has moved on; rejects, writing nothing, when another store holds the session.
+   */
+  appendAfter?(entry: NewSessionEntry, after: number): Promise<SessionEntry | undefined>
 }
 
 /**

@@ -60,15 +60,24 @@ export async function runJob(job: Job<RunJobData, RunResult>, token: string | un
   let store: PostgresSessionStore | undefined
   let run: RunAgent | undefined
   try {
-    if (await env.cancels.requested(job.id!)) return ended({ kind: 'aborted', text: '', error: 'cancelled before this attempt started' })
+    // Whether the run was cancelled is asked of Redis while PostgreSQL opens the session: one
+    // round trip less before the run starts. A cancelled attempt only closes the store again.
+    const cancelled = env.cancels.requested(job.id!)
+    let refused: unknown
     try {
       store = postgresSession({ pool: env.sessions, id: data.session })
     } catch (error) {
-      return ended(failure(error)) // a session id or option the store refuses: no later attempt differs
+      refused = error
     }
+    const loading = store?.load().then((loaded) => ({ loaded }), (error: unknown) => ({ error }))
+    if (await cancelled.finally(() => loading)) return ended({ kind: 'aborted', text: '', error: 'cancelled before this attempt started' })
+    // A session id or option the store refuses: no later attempt differs.
+    if (!store || !loading) return ended(failure(refused))
     let entries
     try {
-      entries = await store.load()
+      const read = await loading
+      if ('error' in read) throw read.error
+      entries = read.loaded
     } catch (error) {
       // Nothing of this run has happened yet: unless the stored log is damaged (which waiting
       // does not mend), wait and try again, while PostgreSQL comes back or the session's

@@ -1,4 +1,4 @@
-// What a PostgreSQL session costs per call (run after `npx tsc -b`; needs the PostgreSQL
+// What a PostgreSQL session costs per call (run after `npx -y pnpm@10 build`; needs the PostgreSQL
 // binaries that the package's tests use):
 //   node --expose-gc packages/session-postgres/bench/session.mjs
 // One model step of 100 no-op parallel calls at `maxParallelToolCalls: 10` (as the peer bench

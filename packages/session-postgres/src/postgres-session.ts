@@ -13,11 +13,13 @@
  * opening the session again behind its owner's back.
  */
 import { sessionEntryProblem, type NewSessionEntry, type SessionEntry, type SessionStore } from '@rein/agent'
-import { entryColumns, entryOf } from './entry-json.js'
-import { PostgresSessionError, connectionLost, reasonOf, safeCause, sessionName, storeClosed, writeFailed } from './errors.js'
+import { entryColumns, type EntryColumns } from './entry-json.js'
+import { PostgresSessionError, connectionLost, sessionName, storeClosed, writeFailed } from './errors.js'
 import { settingsOf, type PostgresSessionOptions, type Settings } from './options.js'
 import { sessionIdProblem } from './session-id.js'
 import { openWriter, type Writer } from './writer.js'
+import { readEntries } from './read-entries.js'
+import { sharedAccess } from './shared-access.js'
 
 // One INSERT carries at most this much; more waits for the next (a statement's parameters are capped at 1 GB).
 const MAX_BATCH_ENTRIES = 1000
@@ -30,8 +32,13 @@ interface Pending {
   reject: (error: unknown) => void
 }
 
-/** A SessionStore whose `close()` is always there: it lets go of the session. */
-export type PostgresSessionStore = SessionStore & { close(): Promise<void> }
+/**
+ * A SessionStore whose `close()` is always there (it lets go of the session), and whose `peek`
+ * and `appendAfter` are too: until the store's first `load` or `append` opens the session for
+ * writing they take no lock and hold no connection of a pool (`shared-access.ts`); after, they
+ * go through the writer.
+ */
+export type PostgresSessionStore = SessionStore & Required<Pick<SessionStore, 'close' | 'peek' | 'appendAfter'>>
 
 /**
  * The session `id`, stored in PostgreSQL. Options are checked here (a bad one throws at once);
@@ -48,14 +55,16 @@ export function postgresSession(options: PostgresSessionOptions): PostgresSessio
   let flushing: Promise<void> | undefined
   let closed = false
   const queue: Pending[] = []
+  // Reads and answers while this store is not the writer (`peek`, `appendAfter`).
+  const shared = sharedAccess(settings, id)
 
-  const openOnce = () => {
+  const openOnce = (withEntries = false) => {
     if (opening) return opening
     const mine = ++generation
     const onLost = (error: Error) => {
       if (mine === generation) failure ??= connectionLost(settings, id, error)
     }
-    opening = openWriter(settings, id, onLost).then((writer) => {
+    opening = openWriter(settings, id, onLost, withEntries).then((writer) => {
       lastSeq = writer.lastSeq
       return writer
     }, (error) => {
@@ -108,31 +117,44 @@ export function postgresSession(options: PostgresSessionOptions): PostgresSessio
     async load() {
       if (closed) throw storeClosed(id)
       if (failure) throw failure
-      const writer = await openOnce()
+      const writer = await openOnce(true)
       while (flushing) await flushing
       if (failure) throw failure
-      return loadEntries(writer, settings, id)
+      // The entries read as the session was opened, while nothing was appended since: once.
+      const { entries } = writer
+      writer.entries = undefined
+      if (entries && lastSeq === writer.lastSeq) return entries
+      return readEntries(writer.client, settings, id)
     },
     append(entry) {
       if (closed) return Promise.reject(storeClosed(id))
-      // Never store an entry that could not be read back: it would refuse the whole session later.
-      let problem = sessionEntryProblem(typeof entry === 'object' && entry !== null ? { ...entry, seq: 1 } : entry)
-      let columns: Pending['columns'] | undefined
-      if (problem === undefined) {
-        try {
-          columns = entryColumns(entry)
-        } catch (error) {
-          problem = `it cannot be written as JSON (${(error as Error).message})`
-        }
-      }
-      if (problem !== undefined || columns === undefined) {
-        return Promise.reject(new PostgresSessionError('ENTRY_INVALID', `session entry not appended to postgres ${sessionName(id)}: ${problem}`))
-      }
+      const checked = checkedColumns(entry, id)
+      if (checked instanceof Error) return Promise.reject(checked)
       if (failure) return Promise.reject(failure)
       return new Promise<SessionEntry>((resolve, reject) => {
-        queue.push({ entry, columns, resolve, reject })
+        queue.push({ entry, columns: checked, resolve, reject })
         kick()
       })
+    },
+    async peek() {
+      if (closed) throw storeClosed(id)
+      if (failure) throw failure
+      // This store's own writer, once open, is the session's only writer: read through it.
+      if (opening) return this.load()
+      return shared.peek()
+    },
+    async appendAfter(entry, after) {
+      if (closed) throw storeClosed(id)
+      const checked = checkedColumns(entry, id)
+      if (checked instanceof Error) throw checked
+      if (failure) throw failure
+      if (!opening) return shared.appendAfter(entry, checked, after)
+      await openOnce()
+      while (flushing) await flushing
+      if (failure) throw failure
+      // Checked and queued in one go: no other append of this store can come in between.
+      if (queue.length > 0 || lastSeq !== after) return undefined
+      return this.append(entry)
     },
     async close() {
       closed = true // appends already made are still stored; nothing after this is
@@ -140,9 +162,22 @@ export function postgresSession(options: PostgresSessionOptions): PostgresSessio
       const writer = await opening?.catch(() => undefined)
       opening = undefined
       generation++
-      await writer?.close()
+      await Promise.all([writer?.close(), shared.close()])
     },
   }
+}
+
+/** `entry` as its columns, or the `ENTRY_INVALID` error saying why it cannot be stored (it could not be read back). */
+function checkedColumns(entry: NewSessionEntry, id: string): EntryColumns | PostgresSessionError {
+  let problem = sessionEntryProblem(typeof entry === 'object' && entry !== null ? { ...entry, seq: 1 } : entry)
+  if (problem === undefined) {
+    try {
+      return entryColumns(entry)
+    } catch (error) {
+      problem = `it cannot be written as JSON (${(error as Error).message})`
+    }
+  }
+  return new PostgresSessionError('ENTRY_INVALID', `session entry not appended to postgres ${sessionName(id)}: ${problem}`)
 }
 
 /** Resolves after the promise reactions queued now, and those they queue, have run. */
@@ -188,29 +223,4 @@ async function insert(writer: Writer, settings: Settings, id: string, first: num
       `postgres ${sessionName(id)}: this store's connection no longer holds the session's writer lock (another connection does); ` +
       'nothing of this append was stored. Connect directly or through session pooling (a pooler in transaction mode cannot keep the lock)')
   }
-}
-
-/** Every entry, in `seq` order, each checked; throws `SESSION_DAMAGED` at the first that is not valid. */
-async function loadEntries(writer: Writer, settings: Settings, id: string): Promise<SessionEntry[]> {
-  let rows: { seq: string, entry: unknown, entry_text: string | null }[]
-  try {
-    ({ rows } = await writer.client.query(
-      `SELECT seq, entry, entry_text FROM ${settings.qualified} WHERE session_id = $1 ORDER BY seq`, [id]))
-  } catch (error) {
-    throw new PostgresSessionError('SESSION_WRITE_FAILED',
-      `postgres ${sessionName(id)}: reading the session from PostgreSQL at ${settings.target} failed (${reasonOf(error, settings)})`,
-      safeCause(error, settings))
-  }
-  const entries: SessionEntry[] = []
-  for (const row of rows) {
-    const seq = Number(row.seq)
-    const value = entryOf(row.entry, row.entry_text)
-    const entry = typeof value === 'object' && value !== null && !Array.isArray(value) ? { ...value, seq } : value
-    const problem = sessionEntryProblem(entry, entries.at(-1)?.seq ?? 0)
-    if (problem !== undefined) {
-      throw new PostgresSessionError('SESSION_DAMAGED', `${settings.qualified} ${sessionName(id)} seq ${seq}: ${problem}`)
-    }
-    entries.push(entry as SessionEntry)
-  }
-  return entries
 }

@@ -23,12 +23,15 @@ export async function takeWriterLock(client: ClientBase, key: bigint, id: string
     const { rows } = await client.query<{ locked: boolean }>('SELECT pg_try_advisory_lock($1::bigint) AS locked', [key.toString()])
     if (rows[0].locked) return
     const holder = await describeHolder(client, key)
-    if (holder !== undefined || attempt === 2) {
-      throw new PostgresSessionError('SESSION_LOCKED',
-        `${sessionName(id)} is already open for writing by another process (${holder ?? 'PostgreSQL did not say which'}); ` +
-        'one writer at a time: close that store or end its process (its connection closing releases the session), then open it again')
-    }
+    if (holder !== undefined || attempt === 2) throw lockedError(id, holder)
   }
+}
+
+/** `SESSION_LOCKED`: another connection holds session `id` (`holder`, as `describeHolder` says it, when known). */
+export function lockedError(id: string, holder: string | undefined): PostgresSessionError {
+  return new PostgresSessionError('SESSION_LOCKED',
+    `${sessionName(id)} is already open for writing by another process (${holder ?? 'PostgreSQL did not say which'}); ` +
+    'one writer at a time: close that store or end its process (its connection closing releases the session), then open it again')
 }
 
 /** Lets go of the lock (before the connection closes, so the next writer need not wait for the backend to exit). */
@@ -37,7 +40,7 @@ export async function releaseWriterLock(client: ClientBase, key: bigint): Promis
 }
 
 /** `rein pid 41 on build-3; PostgreSQL backend 7788, client 10.0.0.5`, as far as this user may see. */
-async function describeHolder(client: ClientBase, key: bigint): Promise<string | undefined> {
+export async function describeHolder(client: Pick<ClientBase, 'query'>, key: bigint): Promise<string | undefined> {
   const { classid, objid } = lockRow(key)
   const { rows } = await client.query<{ pid: number, application_name: string | null, client_addr: string | null }>(
     `SELECT l.pid, a.application_name, host(a.client_addr) AS client_addr

@@ -1,6 +1,6 @@
 // What running grep's regex in a worker thread costs per call, against matching on the calling
 // thread, on a small tree (40 files of 200 lines, one batch). Build first, then run on plain Node:
-//   npx tsc -b packages/tools-fs && node packages/tools-fs/bench/grep.mjs
+//   npx -y pnpm@10 build && node packages/tools-fs/bench/grep.mjs
 // Rounds alternate inline and worker so that machine load hits both alike. Prints medians of the
 // whole call and of the matching step alone; asserts nothing.
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'

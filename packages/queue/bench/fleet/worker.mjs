@@ -1,21 +1,37 @@
 /**
  * One worker process of the fleet bench (`bench/fleet.mjs` forks it with `--expose-gc` and an
  * IPC channel): loads `fleet.yaml` once, runs `createWorker` on it (approvals park, the
- * default), says `{ ready, name }`, and answers `measure` with its memory after full GCs and
- * `stop` by closing (runs in progress finish) and exiting. Servers and queue come from the
- * environment: BENCH_REDIS, BENCH_POSTGRES, BENCH_QUEUE, BENCH_CONCURRENCY.
+ * default), says `{ ready, name }` and, for each job it takes, `{ took: session, at }`. It
+ * answers `measure` with its memory after full GCs, `trips` with the PostgreSQL statements and
+ * Redis commands it sent so far, and `stop` by closing (runs in progress finish) and exiting.
+ * Servers and queue come from the environment: BENCH_REDIS, BENCH_POSTGRES, BENCH_QUEUE,
+ * BENCH_CONCURRENCY.
  */
 import { fileURLToPath } from 'node:url'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { getHeapSpaceStatistics, writeHeapSnapshot } from 'node:v8'
+import pg from 'pg'
+import Redis from 'ioredis'
 import { loadHarness } from '@rein/loader'
 import { createWorker } from '../../dist/src/index.js'
 
 const env = process.env
+
+// Round trips this process started, for the bench's count per run: PostgreSQL statements, Redis commands.
+const trips = { postgres: 0, redis: 0 }
+const query = pg.Client.prototype.query
+pg.Client.prototype.query = function (...args) { trips.postgres++; return query.apply(this, args) }
+const sendCommand = Redis.prototype.sendCommand
+Redis.prototype.sendCommand = function (...args) { trips.redis++; return sendCommand.apply(this, args) }
 const harness = await loadHarness(fileURLToPath(new URL('./fleet.yaml', import.meta.url)))
 const worker = await createWorker({
   redis: env.BENCH_REDIS, postgres: env.BENCH_POSTGRES, queue: env.BENCH_QUEUE, harness,
-  concurrency: Number(env.BENCH_CONCURRENCY ?? 4), log: () => {},
+  concurrency: Number(env.BENCH_CONCURRENCY ?? 4),
+  // The moment this worker took a job (its first log line), for the bench's split of the pickup.
+  log: (line) => {
+    const took = /^\S+ session "(.*)": attempt \d+ started$/.exec(line)
+    if (took) process.send({ took: JSON.parse(`"${took[1]}"`), at: performance.timeOrigin + performance.now() })
+  },
 })
 
 let dumps = 0
@@ -33,6 +49,8 @@ process.on('message', async (message) => {
     // Compiled code grows as the run path gets optimized, whatever the number of sessions; the rest is data.
     const code = getHeapSpaceStatistics().filter((space) => /code/.test(space.space_name)).reduce((n, space) => n + space.space_used_size, 0)
     process.send({ memory: { heapUsed, rss, code, data: heapUsed - code } })
+  } else if (message === 'trips') {
+    process.send({ trips })
   } else if (message === 'stop') {
     await worker.close()
     await harness.dispose()

@@ -1,0 +1,49 @@
+/**
+ * Reading a session's log: every row of the session in `seq` order, each entry checked as it is
+ * read. The writer reads through its own connection (`load`); `peek` through any.
+ */
+import { sessionEntryProblem, type SessionEntry } from '@rein/agent'
+import type { ClientBase } from 'pg'
+import { entryOf } from './entry-json.js'
+import { PostgresSessionError, reasonOf, safeCause, sessionName } from './errors.js'
+import type { Settings } from './options.js'
+
+/** What runs a query: a connection, or a pool (`pool.query` takes a connection for one statement). */
+export type Queryable = Pick<ClientBase, 'query'>
+
+/** A stored row, as read. */
+export interface EntryRow { seq: string, entry: unknown, entry_text: string | null }
+
+/** The statement that reads a session's rows, in `seq` order (parameter: the session id). */
+export function rowsQuery(settings: Settings): string {
+  return `SELECT seq, entry, entry_text FROM ${settings.qualified} WHERE session_id = $1 ORDER BY seq`
+}
+
+/** Every entry, in `seq` order, each checked; throws `SESSION_DAMAGED` at the first that is not valid. */
+export async function readEntries(db: Queryable, settings: Settings, id: string): Promise<SessionEntry[]> {
+  let rows: EntryRow[]
+  try {
+    ({ rows } = await db.query<EntryRow>(rowsQuery(settings), [id]))
+  } catch (error) {
+    throw new PostgresSessionError('SESSION_WRITE_FAILED',
+      `postgres ${sessionName(id)}: reading the session from PostgreSQL at ${settings.target} failed (${reasonOf(error, settings)})`,
+      safeCause(error, settings))
+  }
+  return entriesOf(rows, settings, id)
+}
+
+/** The entries of `rows` (in `seq` order), each checked; throws `SESSION_DAMAGED` at the first that is not valid. */
+export function entriesOf(rows: EntryRow[], settings: Settings, id: string): SessionEntry[] {
+  const entries: SessionEntry[] = []
+  for (const row of rows) {
+    const seq = Number(row.seq)
+    const value = entryOf(row.entry, row.entry_text)
+    const entry = typeof value === 'object' && value !== null && !Array.isArray(value) ? { ...value, seq } : value
+    const problem = sessionEntryProblem(entry, entries.at(-1)?.seq ?? 0)
+    if (problem !== undefined) {
+      throw new PostgresSessionError('SESSION_DAMAGED', `${settings.qualified} ${sessionName(id)} seq ${seq}: ${problem}`)
+    }
+    entries.push(entry as SessionEntry)
+  }
+  return entries
+}
