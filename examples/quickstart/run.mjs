@@ -1,5 +1,5 @@
 // A harness in code: three policy plugins, the file tools and a model; one run, and its answer.
-// Run from the repository root: npx -y pnpm@10 --filter @rein/example-quickstart start (after tsc -b).
+// Run from the repository root: npx -y pnpm@10 --filter @rein/example-quickstart start (after npx -y pnpm@10 build).
 // Anywhere else: copy this file and workspace/, `npm install @rein/loader cordis`, then `node run.mjs`.
 // With DEEPSEEK_API_KEY set it asks DeepSeek; without, a scripted stand-in plays the model.
 import { fileURLToPath } from 'node:url'

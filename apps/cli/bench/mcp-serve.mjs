@@ -5,7 +5,7 @@
 // way (spawned with pipes, timed until it exits), and the ratio of the two. The harness is
 // demo/rein.yaml (the six standard plugins and the demo's tools); a second row puts the
 // everything MCP server behind it (its start is then part of rein's). Runs are interleaved.
-// Usage: node bench/mcp-serve.mjs [--runs N]   (build first: npx tsc -b)
+// Usage: node bench/mcp-serve.mjs [--runs N]   (build first: npx -y pnpm@10 build)
 import { spawn } from 'node:child_process'
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
@@ -20,7 +20,7 @@ const { values } = parseArgs({ options: { runs: { type: 'string', default: '10' 
 const runs = Math.max(1, Number(values.runs) || 10)
 
 if (!existsSync(new URL('../dist/src/main.js', import.meta.url))) {
-  console.error('build first: npx tsc -b (bin/rein.mjs imports dist/src/main.js)')
+  console.error('build first: npx -y pnpm@10 build (bin/rein.mjs imports dist/src/main.js)')
   process.exit(1)
 }
 

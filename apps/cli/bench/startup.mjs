@@ -7,7 +7,7 @@
 // `--resident` (answered by a resident process that keeps the harness loaded; it is started by
 // the warm-up round and stopped at the end by touching its config file). Runs are interleaved so that machine noise hits every command alike; the load
 // average before and after is printed with the figures, which mean little on a busy machine.
-// Usage: node bench/startup.mjs [--runs N]   (build first: npx tsc -b)
+// Usage: node bench/startup.mjs [--runs N]   (build first: npx -y pnpm@10 build)
 import { spawnSync } from 'node:child_process'
 import { existsSync, utimesSync } from 'node:fs'
 import { loadavg } from 'node:os'
@@ -25,7 +25,7 @@ const { values } = parseArgs({ options: { runs: { type: 'string', default: '10' 
 const runs = Math.max(1, Number(values.runs) || 10)
 
 if (!existsSync(new URL('../dist/src/main.js', import.meta.url))) {
-  console.error('build first: npx tsc -b (bin/rein.mjs imports dist/src/main.js)')
+  console.error('build first: npx -y pnpm@10 build (bin/rein.mjs imports dist/src/main.js)')
   process.exit(1)
 }
 

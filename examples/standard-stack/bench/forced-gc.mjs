@@ -4,7 +4,7 @@
 // agent alone and with the six standard plugins. Prints µs per call, request to request, per
 // position in the round: position 1 follows the GC. A position much slower than the others
 // means V8 threw optimized code away at the GC (`node --trace-deopt`, reason "weak objects").
-// Usage: node --expose-gc examples/standard-stack/bench/forced-gc.mjs   (build first: npx tsc -b)
+// Usage: node --expose-gc examples/standard-stack/bench/forced-gc.mjs   (build first: npx -y pnpm@10 build)
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'

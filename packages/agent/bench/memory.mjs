@@ -7,7 +7,7 @@
 //   - the last batch: what the kernel holds of the batch it ran last, until its next call.
 // Bounded means: every figure is a constant per call, and nothing of a run is left once the
 // kernel's next call has started.
-// Usage: node --expose-gc packages/agent/bench/memory.mjs   (build first: npx tsc -b)
+// Usage: node --expose-gc packages/agent/bench/memory.mjs   (build first: npx -y pnpm@10 build)
 import { setFlagsFromString } from 'node:v8'
 import { runInNewContext } from 'node:vm'
 import { Context } from 'cordis'

@@ -49,7 +49,7 @@ const points: [string, string | undefined][] = [
 
 describe('a process killed with SIGKILL mid-batch', () => {
   it.each(points)('resumes from kill point %s with a valid transcript; nothing runs twice', async (point, inFlight) => {
-    expect(existsSync(built), 'build @rein/agent first: npx tsc -b packages/agent').toBe(true)
+    expect(existsSync(built), 'build @rein/agent first: npx -y pnpm@10 build').toBe(true)
     const dir = await tempDir('rein-kill-')
     await killAt(dir, point)
     const { outcome, request, codes, ran, keys } = await resume(dir)

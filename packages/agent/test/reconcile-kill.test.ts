@@ -37,7 +37,7 @@ describe('reconcile after a process killed with SIGKILL (JSONL session)', () => 
     ['after:c2', 'the effect done, its result not logged: reconcile commits it'],
     ['before:c2', 'its tool/call logged, the effect not done: reconcile runs it once'],
   ])('killed at %s (%s); every effect is in the ledger exactly once', async (point) => {
-    expect(existsSync(built), 'build first: npx tsc -b').toBe(true)
+    expect(existsSync(built), 'build first: npx -y pnpm@10 build').toBe(true)
     const dir = await tempDir('rein-reconcile-')
     await killChildAt(child, [dir, point], point)
     const before = readLedger(join(dir, 'ledger.jsonl'))

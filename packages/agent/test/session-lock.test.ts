@@ -171,7 +171,7 @@ function startWriter(path: string) {
 
 describe('one writer per session file, across processes', () => {
   it('refuses a second process while the first holds the file, and lets it in once the first has closed', async () => {
-    expect(existsSync(built), 'build @rein/agent first: npx tsc -b packages/agent').toBe(true)
+    expect(existsSync(built), 'build @rein/agent first: npx -y pnpm@10 build').toBe(true)
     const path = await sessionPath()
     const first = startWriter(path)
     expect(await first.next()).toBe(`open ${first.proc.pid}`)
@@ -187,7 +187,7 @@ describe('one writer per session file, across processes', () => {
   })
 
   it('takes over the lock of a writer killed with SIGKILL, with every entry it had stored', async () => {
-    expect(existsSync(built), 'build @rein/agent first: npx tsc -b packages/agent').toBe(true)
+    expect(existsSync(built), 'build @rein/agent first: npx -y pnpm@10 build').toBe(true)
     const path = await sessionPath()
     const writer = startWriter(path)
     expect(await writer.next()).toBe(`open ${writer.proc.pid}`)

@@ -44,7 +44,7 @@ describe('jsonlSession when a write stops short (a file size limit, a full disk)
     // The second batch's first line fits below the limit, its second crosses it: neither is acknowledged.
     ['a batch whose first line fits', 4, [[900, 900, 900], [900, 900], [900]], 3, 5],
   ])('%s: acknowledges only entries wholly on disk, and a reopen sees exactly those', async (_name, kib, batches, durable, crossing) => {
-    expect(existsSync(built), 'build @rein/agent first: npx tsc -b packages/agent').toBe(true)
+    expect(existsSync(built), 'build @rein/agent first: npx -y pnpm@10 build').toBe(true)
     const lengths = batches.flat()
     // The premise: the crossing write stores some of its bytes (its last line is cut inside), then the next write fails.
     const limit = kib * 1024

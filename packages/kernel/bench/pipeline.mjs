@@ -1,6 +1,6 @@
 // The cost of one call through the kernel, side by side in one run: a direct `await
 // tool.execute()`, `ctx.tools.execute` with no plugins, and with 6 no-op plugins on each hook.
-// Figures are per call (µs) and as ratios to the direct call. Run: pnpm bench (after tsc -b).
+// Figures are per call (µs) and as ratios to the direct call. Run: pnpm bench (after npx -y pnpm@10 build).
 // `ctx.tools` is a cordis service: each property access through a context builds tracing
 // proxies, so a loop takes `ctx.tools.execute` once (as the agent does); the last row shows why.
 import { Context } from 'cordis'

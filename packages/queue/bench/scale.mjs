@@ -1,5 +1,5 @@
 // The full-size proof of @rein/queue, run by hand (the test suite runs small versions):
-//   npx tsc -b && node packages/queue/bench/scale.mjs        (SESSIONS=200 CONCURRENCY=4, the worker default)
+//   npx -y pnpm@10 build && node packages/queue/bench/scale.mjs        (SESSIONS=200 CONCURRENCY=4, the worker default)
 // Starts a throwaway Redis (append-only) and PostgreSQL, then, with `rein worker` child
 // processes running the fixture harness (5 ledger calls of 50 ms per session):
 //   1. throughput over 1 worker process and over 3, and submit -> first tool call (p50/p99);

@@ -49,7 +49,7 @@ describeWithPostgres('reconcile after a process killed with SIGKILL (PostgreSQL 
     ['after:c2', 'the effect done, its result not logged: reconcile commits it'],
     ['before:c2', 'its tool/call logged, the effect not done: reconcile runs it once'],
   ])('killed at %s (%s); every effect is in the ledger exactly once', async (point) => {
-    expect(existsSync(built), 'build first: npx tsc -b').toBe(true)
+    expect(existsSync(built), 'build first: npx -y pnpm@10 build').toBe(true)
     const dir = await mkdtemp(join(tmpdir(), 'rein-pg-reconcile-'))
     onTestFinished(() => rm(dir, { recursive: true, force: true }))
     const id = newId()

@@ -3,7 +3,7 @@
 // runtime and context on an idle thread), a warm call with one sub-call, and, for comparison,
 // the in-process alternative (a runtime and context on the main thread, no thread at all).
 // Also: how long an abort takes to stop a busy loop. Median of each, in ms.
-// Run: npx tsc -b packages/tool-run-code && node packages/tool-run-code/bench/startup.mjs
+// Run: npx -y pnpm@10 build && node packages/tool-run-code/bench/startup.mjs
 import { Context } from 'cordis'
 import * as kernel from '@rein/kernel'
 import { newQuickJSWASMModule } from 'quickjs-emscripten'

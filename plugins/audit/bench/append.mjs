@@ -6,7 +6,7 @@
 // descriptor, and each result is held (`tools/hand-off`) until its line is written, so nothing
 // is lost when the process dies after anyone saw a result. A lone call is a group of its own;
 // a batch shares one write.
-// Usage: node --expose-gc plugins/audit/bench/append.mjs   (build first: npx tsc -b)
+// Usage: node --expose-gc plugins/audit/bench/append.mjs   (build first: npx -y pnpm@10 build)
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'

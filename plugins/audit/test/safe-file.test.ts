@@ -75,7 +75,7 @@ describe('audit refuses an unsafe file at start (fail closed)', () => {
   })
 
   it('a FIFO with no reader: refused at once, the process never waits for one', async () => {
-    expect(existsSync(built), 'build @rein/plugin-audit first: npx tsc -b plugins/audit').toBe(true)
+    expect(existsSync(built), 'build @rein/plugin-audit first: npx -y pnpm@10 build plugins/audit').toBe(true)
     const file = join(await tempDir(), 'audit.fifo')
     execFileSync('mkfifo', [file])
     const script = `import { createAppender } from ${JSON.stringify(built)}
@@ -160,7 +160,7 @@ appender.append('line'); await appender.written(); console.log('done')`
 
 describe('audit when a write stops short (a file size limit, a full disk)', () => {
   it('cuts the partial line off again and warns once: the file holds whole lines only', async () => {
-    expect(existsSync(built), 'build @rein/plugin-audit first: npx tsc -b plugins/audit').toBe(true)
+    expect(existsSync(built), 'build @rein/plugin-audit first: npx -y pnpm@10 build plugins/audit').toBe(true)
     const file = join(await tempDir(), 'audit.jsonl')
     // 2 KiB limit: two lines of ~900 bytes fit, the third crosses it (stored in part), the fourth fails.
     const { code, out } = await runNode([child, file, JSON.stringify([900, 900, 900, 900])], 2)

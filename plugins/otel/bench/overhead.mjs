@@ -1,4 +1,4 @@
-// What the plugin costs per tool call (run after `npx tsc -b plugins/otel`):
+// What the plugin costs per tool call (run after `npx -y pnpm@10 build plugins/otel`):
 //   node plugins/otel/bench/overhead.mjs
 // One agent run = one batch of 100 no-op parallel calls, then a final answer; the cost per call
 // is the run's wall time / 100. A one-call run shows the per-run part (the `agent/run-start`
