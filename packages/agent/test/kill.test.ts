@@ -9,7 +9,7 @@ import { jsonlSession } from '../src/index.js'
 import { kernelContext, killChildAt, scriptedAgent, tempDir } from './helpers.js'
 
 const child = fileURLToPath(new URL('./fixtures/kill-child.mjs', import.meta.url))
-const built = fileURLToPath(new URL('../dist/src/index.js', import.meta.url))
+const built = fileURLToPath(new URL('../dist/src/index.bundle.js', import.meta.url))
 
 /** Runs the child until it prints `frozen <point>`, then kills it with SIGKILL. */
 const killAt = (dir: string, point: string) => killChildAt(child, [dir, point], point)

@@ -16,7 +16,7 @@ import { jsonlSession } from '../src/index.js'
 import { kernelContext, killChildAt, scriptedAgent, tempDir } from './helpers.js'
 
 const child = fileURLToPath(new URL('./fixtures/reconcile-child.mjs', import.meta.url))
-const built = fileURLToPath(new URL('../dist/src/index.js', import.meta.url))
+const built = fileURLToPath(new URL('../dist/src/index.bundle.js', import.meta.url))
 
 /** Resumes the session in this process with the ledger tool (its reconcile on); the results by call id, and the ledger. */
 async function resume(dir: string) {

@@ -11,7 +11,7 @@ import { jsonlSession, type NewSessionEntry, type SessionStore } from '../src/in
 import { tempDir } from './helpers.js'
 
 const child = fileURLToPath(new URL('./fixtures/writer-child.mjs', import.meta.url))
-const built = fileURLToPath(new URL('../dist/src/index.js', import.meta.url))
+const built = fileURLToPath(new URL('../dist/src/index.bundle.js', import.meta.url))
 
 const entry: NewSessionEntry = { type: 'turn/end', turn: 1, outcome: 'committed' }
 const sessionPath = async () => join(await tempDir('rein-lock-'), 'session.jsonl')

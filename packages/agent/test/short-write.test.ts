@@ -9,7 +9,7 @@ import { spawnChild, tempDir } from './helpers.js'
 import { line } from './session-logs.js'
 
 const child = fileURLToPath(new URL('./fixtures/short-write-child.mjs', import.meta.url))
-const built = fileURLToPath(new URL('../dist/src/index.js', import.meta.url))
+const built = fileURLToPath(new URL('../dist/src/index.bundle.js', import.meta.url))
 
 /** What the child said of entry `i`: its `seq` once durable, or the error that rejected it. */
 type Outcome = { i: number, seq: number } | { i: number, error: string }

@@ -23,7 +23,7 @@ import { postgresSession } from '../src/index.js'
 import { describeWithPostgres, newId, writerPid } from './helpers.js'
 
 const child = fileURLToPath(new URL('./fixtures/reconcile-child.mjs', import.meta.url))
-const built = fileURLToPath(new URL('../dist/src/index.js', import.meta.url))
+const built = fileURLToPath(new URL('../dist/src/index.bundle.js', import.meta.url))
 
 /** Runs the child until it prints `frozen <point>`, then kills it with SIGKILL. */
 async function killAt(args: string[], point: string): Promise<void> {
