@@ -32,6 +32,9 @@ import { resultEntry, type NewSessionEntry } from './session.js'
 import { Slot, type SlotOwner } from './slot.js'
 import type { BatchTools } from './tool-access.js'
 
+// Settled: a call whose entry is already durable runs in a reaction to it (no `queueMicrotask`: docs/performance.md).
+const DURABLE = Promise.resolve()
+
 /** What a batch needs from the agent. */
 export interface BatchEnv {
   tools: BatchTools
@@ -247,7 +250,7 @@ class Batch implements SlotOwner {
 
   /**
    * Runs the call once it is logged (or, given a `code`, has the kernel settle it with that
-   * code): at once when its entry is already durable (in a microtask: this runs inside `pump`).
+   * code): at once when its entry is already durable (a reaction, not a call: this runs inside `pump`).
    */
   private launch(slot: Slot, code?: string, message?: string): void {
     const call = this.callOf(slot)
@@ -255,7 +258,7 @@ class Batch implements SlotOwner {
     const mode = slot.mode !== 'pending' ? slot.mode : undefined
     const run = () => this.logged(slot, call, mode, at, code, message)
     this.logCall(slot)
-    if (slot.log === 'durable') queueMicrotask(run)
+    if (slot.log === 'durable') DURABLE.then(run)
     else if (slot.log === 'pending') slot.run = run
   }
 

@@ -215,11 +215,13 @@ describe('a batch on a JSONL session', () => {
     const path = join(dir, 'session.jsonl')
     const ctx = await kernelContext()
     const seen: boolean[] = []
+    const logged: number[] = []
     ctx.tools.register(defineTool({
       name: 'peek', description: 'reads the session file', parameters: { type: 'object' }, isConcurrencySafe: () => true,
       execute: async (_args, exec) => {
         const lines = readFileSync(path, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l))
         seen.push(lines.some((e) => e.type === 'tool/call' && e.call.id === exec.id))
+        logged.push(lines.filter((e) => e.type === 'tool/call').length)
         return 'ok'
       },
     }))
@@ -228,5 +230,31 @@ describe('a batch on a JSONL session', () => {
     await session.close?.()
     expect(outcome.kind, (outcome as { error?: Error }).error?.message).toBe('completed')
     expect(seen).toEqual(Array(12).fill(true))
+    // Logged when queued: every call was ready at once, so all twelve were on disk before the first body ran.
+    expect(logged).toEqual(Array(12).fill(12))
+  })
+
+  it('logs a call behind an exclusive one only once that call is final, so a crash before then finds it never started', async () => {
+    const dir = await tempDir('rein-group-barrier-')
+    const path = join(dir, 'session.jsonl')
+    const ctx = await kernelContext()
+    const logged: string[][] = []
+    const peek = (name: string, parallel: boolean) => defineTool({
+      name, description: 'reads the session file', parameters: { type: 'object' }, isConcurrencySafe: () => parallel,
+      execute: async () => {
+        const lines = readFileSync(path, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l))
+        logged.push(lines.filter((e) => e.type === 'tool/call').map((e) => e.call.id))
+        return 'ok'
+      },
+    })
+    ctx.tools.register(peek('read', true))
+    ctx.tools.register(peek('write', false))
+    const session = jsonlSession(path)
+    const step = callMessage([toolCall('r1', 'read'), toolCall('r2', 'read'), toolCall('w', 'write'), toolCall('r3', 'read')])
+    const outcome = await createAgent(ctx, { provider: scripted([step, textMessage('done')]), session, maxParallelToolCalls: 1 }).run('go')
+    await session.close?.()
+    expect(outcome.kind, (outcome as { error?: Error }).error?.message).toBe('completed')
+    // The reads before the write are ready together; the write only once they are final; the last read only after the write.
+    expect(logged).toEqual([['r1', 'r2'], ['r1', 'r2'], ['r1', 'r2', 'w'], ['r1', 'r2', 'w', 'r3']])
   })
 })
