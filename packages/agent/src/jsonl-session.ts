@@ -78,7 +78,8 @@ export function jsonlSession(path: string): SessionStore {
   /** Writes one batch; resolves its entries, or rejects them all (a failed write also breaks the store). */
   const writeBatch = async (batch: Pending[]) => {
     const { handle } = file!
-    const stored = batch.map((p, i) => ({ ...p.entry, seq: lastSeq + 1 + i }) as SessionEntry)
+    // Object.assign, not a spread: a spread copy took 1–2 µs more per entry to build and write (memorySession's note).
+    const stored = batch.map((p, i) => Object.assign({}, p.entry, { seq: lastSeq + 1 + i }) as SessionEntry)
     let bytes: Buffer
     try {
       const lines = stored.map((entry) => `${JSON.stringify(entry)}\n`).join('')
