@@ -302,10 +302,15 @@ function closeTurn(log: SessionLog, turn: number, results: readonly ToolExecutio
  * only once the message is durable too, so no call runs before the message that asked for it.
  */
 function after(asked: Promise<unknown>, log: SessionLog): { append(entry: NewSessionEntry): Promise<unknown> } {
-  let first: Promise<unknown> | undefined = asked
-  asked.then(() => { first = undefined }, () => {})
+  let stored = false
+  asked.then(() => { stored = true }, () => {})
   return {
-    append: (entry) => first === undefined ? log.append(entry) : Promise.all([first, log.append(entry)]).then((both) => both[1]),
+    append: (entry) => {
+      const appended = log.append(entry)
+      // One reaction, not a Promise.all: every call of the batch is logged while the message is on
+      // its way, and a store that acknowledges in order has acknowledged the message by then.
+      return stored ? appended : appended.then((entry) => stored ? entry : asked.then(() => entry))
+    },
   }
 }
 

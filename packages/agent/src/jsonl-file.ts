@@ -112,14 +112,17 @@ export async function readAll(handle: FileHandle): Promise<Buffer> {
   }
 }
 
+/** Writes bytes at the file's position (an append handle's: its end); returns how many it stored. */
+export type WriteSome = (bytes: Uint8Array, offset: number, length: number) => number
+
 /**
- * Appends every byte of `bytes`: a write may store only some of them (a file size limit, a
- * full disk), so it writes on from there until all are written. A write that stores nothing,
- * or fails, throws: then only some of `bytes` may be in the file.
+ * Appends every byte of `bytes` with `write`: a write may store only some of them (a file size
+ * limit, a full disk), so it writes on from there until all are written. A write that stores
+ * nothing, or fails, throws: then only some of `bytes` may be in the file.
  */
-export async function writeAll(handle: Pick<FileHandle, 'write'>, bytes: Uint8Array): Promise<void> {
+export function writeAll(write: WriteSome, bytes: Uint8Array): void {
   for (let done = 0; done < bytes.length;) {
-    const { bytesWritten } = await handle.write(bytes, done, bytes.length - done)
+    const bytesWritten = write(bytes, done, bytes.length - done)
     if (!(bytesWritten > 0)) throw new Error(`a write stored nothing, after ${done} of ${bytes.length} bytes`)
     done += bytesWritten
   }

@@ -14,6 +14,7 @@
  * holds the transcript, secrets the model saw included.
  */
 import type { FileHandle } from 'node:fs/promises'
+import { writeSync } from 'node:fs'
 import { realpath } from 'node:fs/promises'
 import { dirname } from 'node:path'
 import { afterMicrotasks } from './group-commit.js'
@@ -77,7 +78,8 @@ export function jsonlSession(path: string): SessionStore {
   /** Writes one batch; resolves its entries, or rejects them all (a failed write also breaks the store). */
   const writeBatch = async (batch: Pending[]) => {
     const { handle } = file!
-    const stored = batch.map((p, i) => ({ ...p.entry, seq: lastSeq + 1 + i }) as SessionEntry)
+    // Object.assign, not a spread: a spread copy took 1–2 µs more per entry to build and write (memorySession's note).
+    const stored = batch.map((p, i) => Object.assign({}, p.entry, { seq: lastSeq + 1 + i }) as SessionEntry)
     let bytes: Buffer
     try {
       const lines = stored.map((entry) => `${JSON.stringify(entry)}\n`).join('')
@@ -89,7 +91,9 @@ export function jsonlSession(path: string): SessionStore {
       return
     }
     try {
-      await writeAll(handle, bytes)
+      // A plain write lands in the page cache in microseconds: made synchronously, it costs no trip
+      // through the thread pool, leaving the sync as the one wait of the group (docs/performance.md).
+      writeAll((b, offset, length) => writeSync(handle.fd, b, offset, length), bytes)
       await handle.datasync()
     } catch (error) {
       broken = await writeFailed(path, handle, size, error)

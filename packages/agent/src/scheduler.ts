@@ -33,6 +33,9 @@ import { resultEntry, type NewSessionEntry } from './session.js'
 import { Slot, type SlotOwner } from './slot.js'
 import type { BatchTools } from './tool-access.js'
 
+// Settled: a call whose entry is already durable runs in a reaction to it (no `queueMicrotask`: docs/performance.md).
+const DURABLE = Promise.resolve()
+
 /** What a batch needs from the agent. */
 export interface BatchEnv {
   tools: BatchTools
@@ -166,6 +169,7 @@ class Batch implements SlotOwner {
     if (slot.mode === 'parallel' ? index >= this.barrier.position : index !== this.post.frontier || index > this.firstParked) return
     slot.state = 'queued'
     this.ready.push(index)
+    this.logCall(slot)
   }
 
   private pump(): void {
@@ -206,27 +210,57 @@ class Batch implements SlotOwner {
   }
 
   /**
-   * Logs the call, then runs it (or, given a `code`, has the kernel settle it with that code).
-   * A chain of `then`s rather than an async function: an async frame stays on the heap at each
-   * await, and this runs for every call.
+   * Appends the call's `tool/call` entry, once: when the call is queued, not when a pool slot
+   * frees for it, so that a grouping store writes every queued call's entry in one write and
+   * one sync, and a call starts without waiting for a sync of its own (docs/ARCHITECTURE.md,
+   * "Logged when queued"). A queued call always starts, or is settled (an abort), unless the
+   * scheduler itself fails.
+   */
+  private logCall(slot: Slot): void {
+    if (slot.log !== undefined) return
+    slot.log = 'pending'
+    const call = slot.plan.call
+    const entry: NewSessionEntry & { type: 'tool/call' } = {
+      type: 'tool/call', turn: this.env.turn, index: slot.plan.index, call: { id: call.id, name: call.name, arguments: slot.args }, at: Date.now(),
+    }
+    if (slot.mode !== 'pending') entry.mode = slot.mode
+    let appended: Promise<unknown>
+    try {
+      appended = this.env.log.append(entry)
+    } catch (error) {
+      return this.unlogged(slot, error)
+    }
+    appended.then(() => this.durable(slot), (error) => this.unlogged(slot, error))
+  }
+
+  /** The call's `tool/call` is durable: a call launched meanwhile runs now. */
+  private durable(slot: Slot): void {
+    slot.log = 'durable'
+    const run = slot.run
+    slot.run = undefined
+    run?.()
+  }
+
+  /** Logging the call failed: a started call is lost; a queued one fails the batch, which gives it up with the rest. */
+  private unlogged(slot: Slot, error: unknown): void {
+    slot.log = 'failed'
+    slot.run = undefined
+    if (slot.state === 'started') this.lost(slot, error)
+    else this.fail(error)
+  }
+
+  /**
+   * Runs the call once it is logged (or, given a `code`, has the kernel settle it with that
+   * code): at once when its entry is already durable (a reaction, not a call: this runs inside `pump`).
    */
   private launch(slot: Slot, code?: string, message?: string): void {
-    const { turn } = this.env
-    const index = slot.plan.index
     const call = this.callOf(slot)
     const at = slot.clock.start()
-    const entry: NewSessionEntry & { type: 'tool/call' } = {
-      type: 'tool/call', turn, index, call: { id: call.id, name: call.name, arguments: slot.args }, at,
-    }
     const mode = slot.mode !== 'pending' ? slot.mode : undefined
-    if (mode) entry.mode = mode
-    let logged: Promise<unknown>
-    try {
-      logged = this.env.log.append(entry)
-    } catch (error) {
-      return this.lost(slot, error)
-    }
-    logged.then(() => this.logged(slot, call, mode, at, code, message), (error) => this.lost(slot, error))
+    const run = () => this.logged(slot, call, mode, at, code, message)
+    this.logCall(slot)
+    if (slot.log === 'durable') DURABLE.then(run)
+    else if (slot.log === 'pending') slot.run = run
   }
 
   /** The `tool/call` entry is durable: announce the call, then settle it, or run it in its pre turn. */

@@ -179,9 +179,10 @@ function field(at: string, value: unknown, expected: string, ok: (value: unknown
 
 /** A field that holds one of a few words (an unknown word is shown: it is one of ours, misspelt). */
 function oneOf(at: string, value: unknown, words: string[], optional = false): Problem {
+  if (value === undefined ? optional : words.includes(value as string)) return undefined
+  // Only a problem spells the words out: every entry of every append passes here.
   const expected = words.map((w) => `"${w}"`).join(', ').replace(/, ([^,]*)$/, ' or $1')
-  if (value === undefined) return optional ? undefined : `"${at}" is missing, expected ${expected}`
-  return words.includes(value as string) ? undefined : `"${at}" must be ${expected}, got ${describe(value, true)}`
+  return value === undefined ? `"${at}" is missing, expected ${expected}` : `"${at}" must be ${expected}, got ${describe(value, true)}`
 }
 
 function objectProblem(value: unknown, at: string, expected: string): string {

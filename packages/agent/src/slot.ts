@@ -11,7 +11,7 @@ import type { CallTiming } from '@rein/types'
 import type { NewSessionEntry } from './session.js'
 
 /**
- * Where a call is: not startable yet, ready, started (logged), final, given up (a gap), or held
+ * Where a call is: not startable yet, ready (logged), started, final, given up (a gap), or held
  * (it waits behind a call that parked for approval: nothing of it is logged in this run).
  */
 export type SlotState = 'waiting' | 'queued' | 'started' | 'final' | 'abandoned' | 'held'
@@ -39,6 +39,10 @@ export class Slot implements StageCallbacks {
   parked = false
   /** The request a parked call records (the one standing for it again, or a new one). */
   request?: NewSessionEntry
+  /** Its `tool/call` entry: appended (when queued, or settled without queueing), durable, or failed. */
+  log?: 'pending' | 'durable' | 'failed'
+  /** What runs it once its entry is durable, when it started before that. */
+  run?: () => void
 
   constructor(readonly plan: PlannedCall, private readonly owner: SlotOwner) {
     this.depsLeft = plan.deps.length

@@ -1,5 +1,5 @@
 import fc from 'fast-check'
-import { readFileSync } from 'node:fs'
+import { existsSync, readFileSync } from 'node:fs'
 import { open, readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it, vi } from 'vitest'
@@ -8,11 +8,32 @@ import { callMessage, scripted, textMessage, toolCall } from '@rein/testing'
 import { createAgent, jsonlSession, readSession, type NewSessionEntry, type SessionEntry } from '../src/index.js'
 import { kernelContext, settle, tempDir } from './helpers.js'
 
-/** The prototype every FileHandle shares: spying on it sees the store's own writes and syncs. */
-async function fileHandleProto(dir: string) {
+type HandleProto = { datasync(): Promise<void> }
+
+/** The prototype every FileHandle shares: spying on it sees the store's own syncs. */
+async function fileHandleProto(dir: string): Promise<HandleProto> {
   const handle = await open(join(dir, 'probe'), 'w')
   await handle.close()
-  return Object.getPrototypeOf(handle) as { datasync(): Promise<void>, write(...args: unknown[]): Promise<unknown> }
+  return Object.getPrototypeOf(handle) as HandleProto
+}
+
+/**
+ * Records what each sync of the session file at `path` carries: the types of the lines written
+ * since the sync before. `fail(n)` (n counts syncs from 1) says which sync fails instead.
+ */
+function syncGroups(proto: HandleProto, path: string, fail: (n: number) => boolean = () => false): string[][] {
+  const groups: string[][] = []
+  const real = proto.datasync
+  const linesOf = () => existsSync(path) ? readFileSync(path, 'utf8').split('\n').filter(Boolean) : []
+  let synced = linesOf().length
+  vi.spyOn(proto, 'datasync').mockImplementation(function (this: unknown) {
+    const lines = linesOf()
+    groups.push(lines.slice(synced).map((l) => JSON.parse(l).type))
+    synced = lines.length
+    if (fail(groups.length)) return Promise.reject(Object.assign(new Error('EIO: i/o error, fdatasync'), { code: 'EIO' }))
+    return real.call(this)
+  })
+  return groups
 }
 
 const message = (text: string): NewSessionEntry => ({ type: 'message', message: { role: 'user', content: text } })
@@ -23,13 +44,13 @@ afterEach(() => {
 })
 
 describe('jsonlSession group commit', () => {
-  it('writes the appends made together, and those their acknowledgements set going, with one write and one sync each', async () => {
+  it('writes the appends made together, and those their acknowledgements set going, under one sync each', async () => {
     const dir = await tempDir('rein-group-')
     const proto = await fileHandleProto(dir)
-    const store = jsonlSession(join(dir, 'session.jsonl'))
+    const path = join(dir, 'session.jsonl')
+    const store = jsonlSession(path)
     await store.append(message('open'))
-    const syncs = vi.spyOn(proto, 'datasync')
-    const writes = vi.spyOn(proto, 'write')
+    const groups = syncGroups(proto, path)
     // 30 appends at once; each, once acknowledged, makes one more a few promise reactions later (as a
     // call whose tool/call is durable runs through its stages and the next call starts).
     const first = Array.from({ length: 30 }, (_, i) => store.append(message(`a${i}`)))
@@ -38,8 +59,7 @@ describe('jsonlSession group commit', () => {
       return store.append(message(`b${i}`))
     }))
     const [a, b] = [await Promise.all(first), await Promise.all(second)]
-    expect(syncs).toHaveBeenCalledTimes(2)
-    expect(writes).toHaveBeenCalledTimes(2)
+    expect(groups.map((types) => types.length)).toEqual([30, 30])
     expect(a.map((entry) => entry.seq)).toEqual(Array.from({ length: 30 }, (_, i) => i + 2))
     expect(b.map((entry) => entry.seq).sort((x, y) => x - y)).toEqual(Array.from({ length: 30 }, (_, i) => i + 32))
     await store.close?.()
@@ -125,7 +145,7 @@ describe('a batch on a JSONL session', () => {
     expect(syncs.mock.calls.length).toBeLessThanOrEqual(8)
   })
 
-  it('writes the message that asked for the calls with their first tool/call entries, and runs no call before it is on disk', async () => {
+  it('writes the message that asked for the calls with the tool/call entries of every queued call, and runs no call before it is on disk', async () => {
     const dir = await tempDir('rein-group-asked-')
     const proto = await fileHandleProto(dir)
     const path = join(dir, 'session.jsonl')
@@ -139,16 +159,12 @@ describe('a batch on a JSONL session', () => {
       },
     }))
     const session = jsonlSession(path)
-    const writes: string[][] = []
-    const write = proto.write
-    vi.spyOn(proto, 'write').mockImplementation(function (this: unknown, ...args: unknown[]) {
-      writes.push(String(args[0]).split('\n').filter(Boolean).map((l) => JSON.parse(l).type))
-      return write.apply(this, args)
-    })
+    const groups = syncGroups(proto, path)
     const outcome = await createAgent(ctx, { provider: scripted([calls(4, 'peek'), textMessage('done')]), session, maxParallelToolCalls: 2 }).run('go')
     await session.close?.()
     expect(outcome.kind, (outcome as { error?: Error }).error?.message).toBe('completed')
-    expect(writes[1]).toEqual(['message', 'tool/call', 'tool/call'])
+    // Every call queued at once is logged at once, the cap notwithstanding (logged when queued).
+    expect(groups[1]).toEqual(['message', 'tool/call', 'tool/call', 'tool/call', 'tool/call'])
     expect(seen).toHaveLength(4)
     for (const types of seen) expect(types.slice(0, 3)).toEqual(['message', 'message', 'tool/call'])
   })
@@ -183,23 +199,12 @@ describe('a batch on a JSONL session', () => {
     const path = join(dir, 'session.jsonl')
     const ctx = await kernelContext()
     ctx.tools.register(defineTool({ name: 'noop', description: 'does nothing', parameters: { type: 'object' }, isConcurrencySafe: () => true, execute: async () => 'ok' }))
-    const writes: string[][] = []
-    const write = proto.write
-    vi.spyOn(proto, 'write').mockImplementation(function (this: unknown, ...args: unknown[]) {
-      writes.push(String(args[0]).split('\n').filter(Boolean).map((l) => JSON.parse(l).type))
-      return write.apply(this, args)
-    })
-    const real = proto.datasync
-    let syncs = 0
-    vi.spyOn(proto, 'datasync').mockImplementation(function (this: unknown) {
-      // The third sync (the results and the end of the turn) fails.
-      if (++syncs === 3) return Promise.reject(Object.assign(new Error('EIO: i/o error, fdatasync'), { code: 'EIO' }))
-      return real.call(this)
-    })
+    // The third sync (the results and the end of the turn) fails.
+    const groups = syncGroups(proto, path, (n) => n === 3)
     const session = jsonlSession(path)
     const outcome = await createAgent(ctx, { provider: scripted([calls(2, 'noop'), textMessage('done')]), session, maxParallelToolCalls: 2 }).run('go')
     await session.close?.()
-    expect(writes.slice(0, 3)).toEqual([['message'], ['message', 'tool/call', 'tool/call'], ['tool/result', 'tool/result', 'turn/end']])
+    expect(groups.slice(0, 3)).toEqual([['message'], ['message', 'tool/call', 'tool/call'], ['tool/result', 'tool/result', 'turn/end']])
     expect(outcome.kind).toBe('error')
     const { entries } = await readSession(path)
     expect(entries.map((e) => e.type)).toEqual(['message', 'message', 'tool/call', 'tool/call'])
@@ -210,11 +215,13 @@ describe('a batch on a JSONL session', () => {
     const path = join(dir, 'session.jsonl')
     const ctx = await kernelContext()
     const seen: boolean[] = []
+    const logged: number[] = []
     ctx.tools.register(defineTool({
       name: 'peek', description: 'reads the session file', parameters: { type: 'object' }, isConcurrencySafe: () => true,
       execute: async (_args, exec) => {
         const lines = readFileSync(path, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l))
         seen.push(lines.some((e) => e.type === 'tool/call' && e.call.id === exec.id))
+        logged.push(lines.filter((e) => e.type === 'tool/call').length)
         return 'ok'
       },
     }))
@@ -223,5 +230,31 @@ describe('a batch on a JSONL session', () => {
     await session.close?.()
     expect(outcome.kind, (outcome as { error?: Error }).error?.message).toBe('completed')
     expect(seen).toEqual(Array(12).fill(true))
+    // Logged when queued: every call was ready at once, so all twelve were on disk before the first body ran.
+    expect(logged).toEqual(Array(12).fill(12))
+  })
+
+  it('logs a call behind an exclusive one only once that call is final, so a crash before then finds it never started', async () => {
+    const dir = await tempDir('rein-group-barrier-')
+    const path = join(dir, 'session.jsonl')
+    const ctx = await kernelContext()
+    const logged: string[][] = []
+    const peek = (name: string, parallel: boolean) => defineTool({
+      name, description: 'reads the session file', parameters: { type: 'object' }, isConcurrencySafe: () => parallel,
+      execute: async () => {
+        const lines = readFileSync(path, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l))
+        logged.push(lines.filter((e) => e.type === 'tool/call').map((e) => e.call.id))
+        return 'ok'
+      },
+    })
+    ctx.tools.register(peek('read', true))
+    ctx.tools.register(peek('write', false))
+    const session = jsonlSession(path)
+    const step = callMessage([toolCall('r1', 'read'), toolCall('r2', 'read'), toolCall('w', 'write'), toolCall('r3', 'read')])
+    const outcome = await createAgent(ctx, { provider: scripted([step, textMessage('done')]), session, maxParallelToolCalls: 1 }).run('go')
+    await session.close?.()
+    expect(outcome.kind, (outcome as { error?: Error }).error?.message).toBe('completed')
+    // The reads before the write are ready together; the write only once they are final; the last read only after the write.
+    expect(logged).toEqual([['r1', 'r2'], ['r1', 'r2'], ['r1', 'r2', 'w'], ['r1', 'r2', 'w', 'r3']])
   })
 })

@@ -20,10 +20,14 @@ const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[
 
 /** The columns for `entry`. Throws as JSON.stringify does (a bigint, a cycle). */
 export function entryColumns(entry: object): EntryColumns {
-  const { seq: _seq, ...fields } = entry as { seq?: unknown }
-  const text = JSON.stringify(fields)
+  // An entry being appended has no `seq`: only one that has one is copied to leave it out.
+  const text = JSON.stringify('seq' in entry ? withoutSeq(entry) : entry)
   if (!UNSTORABLE.test(text)) return { entry: text, entryText: null }
   return { entry: JSON.stringify(storable(JSON.parse(text))), entryText: text }
+}
+
+function withoutSeq({ seq: _seq, ...fields }: { seq?: unknown }): object {
+  return fields
 }
 
 /** The entry a row holds (the `jsonb` column as `pg` parsed it, and the exact text when kept). */

@@ -212,12 +212,16 @@ function takeBatch(queue: Pending[]): Pending[] {
  * is a subquery, asked once for the whole statement, so the batch is stored whole or not at all.
  */
 async function insert(writer: Writer, settings: Settings, id: string, first: number, batch: Pending[]): Promise<void> {
+  // The entries go as one JSON array, not a text[] of JSON texts: no escaping each one into an
+  // array literal on this side, one jsonb parse on the server's (docs/performance.md). The exact
+  // texts go as a text[] only when some entry keeps one; ROWS FROM pads the shorter list with NULL.
+  const texts = batch.some((p) => p.columns.entryText !== null) ? batch.map((p) => p.columns.entryText) : null
   const { rowCount } = await writer.client.query(
     `INSERT INTO ${settings.qualified} (session_id, seq, entry, entry_text)
      SELECT $1, $2::bigint + e.n - 1, e.entry, e.entry_text
-       FROM unnest($3::jsonb[], $4::text[]) WITH ORDINALITY AS e(entry, entry_text, n)
+       FROM ROWS FROM (jsonb_array_elements($3::jsonb), unnest($4::text[])) WITH ORDINALITY AS e(entry, entry_text, n)
       WHERE (SELECT pg_try_advisory_xact_lock_shared($5::bigint))`,
-    [id, first, batch.map((p) => p.columns.entry), batch.map((p) => p.columns.entryText), writer.key.toString()])
+    [id, first, `[${batch.map((p) => p.columns.entry).join(',')}]`, texts, writer.key.toString()])
   if (rowCount !== batch.length) {
     throw new PostgresSessionError('SESSION_WRITE_FAILED',
       `postgres ${sessionName(id)}: this store's connection no longer holds the session's writer lock (another connection does); ` +
