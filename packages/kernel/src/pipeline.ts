@@ -173,7 +173,7 @@ export class Pipeline {
       if (signal) exec.signal = signal
       stages?.bodyEnd?.()
     }
-    const chain = this.executeChain()
+    const chain = this.executeChain() // null with no layer: the body's own reaction goes on to post-execute
     const after = (result: ToolExecutionResult): Final => {
       ended()
       return this.post(exec, !result.isError && signal?.aborted ? abortedFrom(result) : result)
@@ -181,7 +181,6 @@ export class Pipeline {
     const failed = (error: unknown): Final => (ended(), this.final(exec, stageFailure(error)))
     try {
       stages?.bodyStart?.()
-      // No layer: the body's own reaction goes on to post-execute (one promise fewer per call).
       return chain === null ? runBody(started(exec), exec, after, failed) : chain(exec).then(after, failed)
     } catch (error) {
       try {
