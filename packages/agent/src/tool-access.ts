@@ -4,6 +4,7 @@
  * every call site that calls them see a new target. Also the one question the kernel does not
  * answer: a call's mode before its arguments exist.
  */
+import { serviceTarget } from '@rein/cordis-internals'
 import type { ExecutionMode, ToolDefinition, ToolService } from '@rein/kernel'
 import type { ToolLookup } from './plan.js'
 
@@ -14,14 +15,18 @@ export interface BatchTools extends ToolLookup {
   settle: ToolService['settle']
 }
 
-/** The members of `service` the scheduler needs, the same functions for every batch. */
+/**
+ * The members of `service` the scheduler needs, the same functions for every batch: read from
+ * the service object itself (`serviceTarget`), so a call goes through no cordis method proxy.
+ */
 export function batchTools(service: ToolService): BatchTools {
-  const get = service.get
+  const tools = serviceTarget(service)
+  const get = tools.get
   return {
     chain: (name) => service.chain(name),
-    execute: service.execute,
-    settle: service.settle,
-    executionMode: service.executionMode,
+    execute: tools.execute,
+    settle: tools.settle,
+    executionMode: tools.executionMode,
     modeWithoutArguments: (name) => modeWithoutArguments(get(name)),
     get,
   }

@@ -34,6 +34,16 @@ export function trackListeners(ctx: Context) {
 }
 
 /**
+ * The object behind a service as a context hands it out (`ctx.tools`): cordis wraps each
+ * function read from a service in a proxy whose `apply` trap copies the arguments on every
+ * call. A member read from this object is the function itself; only for members that do not
+ * read `this` (arrow functions), so that no caller's context is lost (docs/performance.md).
+ */
+export function serviceTarget<T extends object>(service: T): T {
+  return (service as Record<symbol, T | undefined>)[ORIGINAL] ?? service
+}
+
+/**
  * A `this` for handlers: cordis traces a "shadow" object straight back to its prototype, so
  * a handler called through a wrapper or directly sees the plugin's context either way.
  */

@@ -1,9 +1,9 @@
 // One test per assumption the kernel makes about cordis beyond its documented API
 // (src/cordis-internals.ts). When cordis is upgraded, a broken assumption fails here, by name.
-import { Context, Schema } from 'cordis'
+import { Context, Schema, Service } from 'cordis'
 import { afterEach, describe, expect, it } from 'vitest'
 import {
-  interceptListeners, onLifecycleChange, pluginName, pluginRuntimes, scopeFacts, trackListeners, untraced,
+  interceptListeners, onLifecycleChange, pluginName, pluginRuntimes, scopeFacts, serviceTarget, trackListeners, untraced,
 } from '../src/cordis-internals.js'
 
 describe('cordis internals rein relies on', () => {
@@ -32,6 +32,23 @@ describe('cordis internals rein relies on', () => {
     ;(ctx.emit as (name: string) => void)('mine/hook')
     expect(taken).toEqual(['mine/hook'])
     expect(fired).toBe(false)
+  })
+
+  it('a service reached through a context hands out proxied functions; the object behind it, the functions themselves', async () => {
+    await started()
+    class Echo extends Service {
+      readonly echo = (value: string) => `echo ${value}`
+      constructor(ctx: Context) { super(ctx, 'echo', true) }
+    }
+    ctx.plugin(Echo)
+    await ctx.start()
+    const service = (ctx as unknown as { echo: Echo }).echo
+    const target = serviceTarget(service)
+    expect(target).toBeInstanceOf(Echo)
+    expect(service.echo).not.toBe(target.echo)
+    expect(target.echo('x')).toBe('echo x')
+    const plain = { n: 1 }
+    expect(serviceTarget(plain)).toBe(plain)
   })
 
   it('a shadow object gives a handler its plugin context as this', async () => {

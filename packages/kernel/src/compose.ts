@@ -48,13 +48,18 @@ export function compose<A extends unknown[], R>(
   { stage, reentry, check, fork }: ComposeOptions<A, R>,
 ): (...args: A) => Promise<R> {
   if (entries.length === 0) return inner
-  const dispatch = (i: number, args: A): Promise<R> => {
+  // `settled` (sequential re-entry: the layer outside may call next() again once it ran) runs in
+  // the reaction that settles this part, not one of its own: one promise per call, not per layer.
+  const dispatch = (i: number, args: A, settled?: () => void): Promise<R> => {
     if (i === entries.length) {
+      let out: Promise<R>
       try {
-        return inner(...args)
+        out = inner(...args)
       } catch (error) {
-        return Promise.reject(error)
+        out = Promise.reject(error)
       }
+      if (settled) out.then(settled, settled)
+      return out
     }
     const { handler, owner, plugin } = entries[i]!
     const fail = (problem: string, cause?: unknown) => new PipelineError(stage, plugin, `plugin "${plugin}" ${problem}`, { cause })
@@ -62,35 +67,45 @@ export function compose<A extends unknown[], R>(
     let calls = 0
     let pending = false
     let inward: Promise<R> | undefined
+    let through = false // handed on next()'s promise: the layer outside hears when it settles
+    const free = () => {
+      pending = false
+      if (!through) return
+      through = false
+      settled?.()
+    }
     const next = (): Promise<R> => {
       if (reentry === 'once' ? calls > 0 : pending) {
         return Promise.reject(fail(`called next() ${reentry === 'once' ? 'more than once' : 'again before the previous call settled'} in ${stage}`))
       }
       calls++
-      inward = dispatch(i + 1, fork ? fork(args) : args)
-      if (reentry === 'sequential') {
-        pending = true
-        const free = () => { pending = false }
-        inward.then(free, free)
-      }
-      return inward
+      pending = reentry === 'sequential'
+      return inward = dispatch(i + 1, fork ? fork(args) : args, pending ? free : undefined)
     }
     let value: unknown
     try {
       value = handler.call(owner, ...args, next)
     } catch (error) {
-      return Promise.reject(wrap(error))
+      const rejected = Promise.reject(wrap(error))
+      if (settled) rejected.then(settled, settled)
+      return rejected
     }
-    // Pass-through: a decision layer that hands on the very promise `next()` gave it adds
-    // nothing to check and costs no promise, so a chain of such layers stays synchronous
-    // (guarded by test/pass-through.test.ts). What a layer inside answered is checked there;
-    // the innermost defaults are constants that pass the check.
-    if (reentry === 'once' && inward !== undefined && value === inward) return inward
-    return Promise.resolve(value).then((settled) => {
-      const checked = check(settled)
+    // Pass-through: a layer that hands on the very promise `next()` gave it adds nothing to check
+    // and costs no promise (test/pass-through.test.ts). What a layer inside answered is checked
+    // there; the innermost defaults are constants that pass the check.
+    if (inward !== undefined && value === inward) {
+      through = true
+      return inward
+    }
+    return Promise.resolve(value).then((answer) => {
+      settled?.()
+      const checked = check(answer)
       if (checked instanceof Invalid) throw fail(`returned an invalid value from ${stage}: ${checked.problem}`)
       return checked
-    }, (error: unknown) => { throw wrap(error) })
+    }, (error: unknown) => {
+      settled?.()
+      throw wrap(error)
+    })
   }
   return (...args: A) => dispatch(0, args)
 }

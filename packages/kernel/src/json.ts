@@ -27,26 +27,28 @@ export function snapshot(value: unknown, options?: { arguments?: boolean }): Sna
   const refuseProto = options?.arguments === true
   // A copy may hold a `__proto__` key as data, so arguments are always walked.
   if (!refuseProto && typeof value === 'object' && value !== null && CopyMark.has(value)) return { ok: true, value: value as Json }
-  const seen = new Set<object>()
-  let problem = ''
-  const copy = (v: unknown, path: string, depth: number): Json | undefined => {
+  // A problem's path is pieced together on the way out (`trail`, innermost key first), not per key.
+  let seen: Set<object> | undefined
+  let problem: (path: string) => string = String
+  let trail: string[] | undefined
+  const copy = (v: unknown, depth: number): Json | undefined => {
     switch (typeof v) {
       case 'string':
       case 'boolean':
         return v
       case 'number':
         if (Number.isFinite(v)) return v
-        problem = `${path || 'value'}: ${v} is not a JSON number`
+        problem = (path) => `${path || 'value'}: ${v} is not a JSON number`
         return undefined
       case 'object': {
         if (v === null) return null
         if (!refuseProto && CopyMark.has(v)) return v as Json
         if (refuseProto && depth > MAX_ARGUMENT_DEPTH) {
-          problem = DEPTH_PROBLEM
+          problem = () => DEPTH_PROBLEM
           return undefined
         }
-        if (seen.has(v)) {
-          problem = `${path || 'value'}: circular reference`
+        if ((seen ??= new Set()).has(v)) {
+          problem = (path) => `${path || 'value'}: circular reference`
           return undefined
         }
         const proto = Object.getPrototypeOf(v)
@@ -55,8 +57,8 @@ export function snapshot(value: unknown, options?: { arguments?: boolean }): Sna
           const length = v.length
           const out: Json[] = new Array(length)
           for (let i = 0; i < length; i++) {
-            const item = copy(v[i], `${path}/${i}`, depth + 1)
-            if (item === undefined) return undefined
+            const item = copy(v[i], depth + 1)
+            if (item === undefined) return void (trail ??= []).push(String(i))
             out[i] = item
           }
           seen.delete(v)
@@ -65,18 +67,18 @@ export function snapshot(value: unknown, options?: { arguments?: boolean }): Sna
         }
         if (proto !== Object.prototype && proto !== null) {
           const kind = (v as object).constructor?.name ?? 'object'
-          problem = `${path || 'value'}: a ${kind} is not plain JSON`
+          problem = (path) => `${path || 'value'}: a ${kind} is not plain JSON`
           return undefined
         }
         seen.add(v)
         const out: { [key: string]: Json } = {}
         for (const key of Object.keys(v)) {
           if (key === '__proto__' && refuseProto) {
-            problem = path ? `${PROTO_KEY_PROBLEM} (found in ${path})` : PROTO_KEY_PROBLEM
+            problem = (path) => path ? `${PROTO_KEY_PROBLEM} (found in ${path})` : PROTO_KEY_PROBLEM
             return undefined
           }
-          const item = copy((v as Record<string, unknown>)[key], `${path}/${key}`, depth + 1)
-          if (item === undefined) return undefined
+          const item = copy((v as Record<string, unknown>)[key], depth + 1)
+          if (item === undefined) return void (trail ??= []).push(key)
           if (key === '__proto__') Object.defineProperty(out, key, { value: item, enumerable: true, writable: true, configurable: true })
           else out[key] = item
         }
@@ -87,13 +89,14 @@ export function snapshot(value: unknown, options?: { arguments?: boolean }): Sna
         return out
       }
       default:
-        problem = `${path || 'value'}: ${typeof v} is not JSON`
+        problem = (path) => `${path || 'value'}: ${typeof v} is not JSON`
         return undefined
     }
   }
   try {
-    const result = copy(value, '', 1)
-    return result === undefined ? { ok: false, problem } : { ok: true, value: result }
+    const result = copy(value, 1)
+    if (result !== undefined) return { ok: true, value: result }
+    return { ok: false, problem: problem(trail ? `/${trail.reverse().join('/')}` : '') }
   } catch (error) {
     return { ok: false, problem: `the value could not be read (${messageOf(error)})` }
   }

@@ -173,10 +173,15 @@ export class Pipeline {
       if (signal) exec.signal = signal
       stages?.bodyEnd?.()
     }
-    let running: Promise<ToolExecutionResult>
+    const chain = this.executeChain() // null with no layer: the body's own reaction goes on to post-execute
+    const after = (result: ToolExecutionResult): Final => {
+      ended()
+      return this.post(exec, !result.isError && signal?.aborted ? abortedFrom(result) : result)
+    }
+    const failed = (error: unknown): Final => (ended(), this.final(exec, stageFailure(error)))
     try {
       stages?.bodyStart?.()
-      running = this.executeChain()(exec)
+      return chain === null ? runBody(started(exec), exec, after, failed) : chain(exec).then(after, failed)
     } catch (error) {
       try {
         ended()
@@ -185,13 +190,6 @@ export class Pipeline {
       }
       return this.final(exec, stageFailure(error))
     }
-    return running.then((result) => {
-      ended()
-      return this.post(exec, !result.isError && signal?.aborted ? abortedFrom(result) : result)
-    }, (error) => {
-      ended()
-      return this.final(exec, stageFailure(error))
-    })
   }
 
   /**
@@ -326,12 +324,9 @@ export class Pipeline {
     return this.deps.chains.derive('tools/pre-execute', (entries) => compose(entries, () => ALLOWED, onion('tools/pre-execute', preDecisionOf)))
   }
 
+  /** The composed `tools/execute` onion, or null when it has no layer. */
   private executeChain() {
-    return this.deps.chains.derive('tools/execute', (entries) => compose(entries, (exec: Exec) => {
-      const record = exec[CALL]
-      record.bodyStarted = true
-      return runBody(record.tool!, exec)
-    }, {
+    return this.deps.chains.derive('tools/execute', (entries) => entries.length === 0 ? null : compose(entries, (exec: Exec) => runBody(started(exec), exec, same), {
       ...onion('tools/execute', resultOf),
       // Each next() hands inward a copy of exec taken at that moment: what a wrapper swapped
       // before calling next() reaches every layer inside, but an attempt given up on keeps its
@@ -348,6 +343,15 @@ export class Pipeline {
 /** How `compose` runs the onion `stage`, whose handlers' values `normalize` reads. */
 function onion<R>(stage: keyof OnionHooks, normalize: (value: unknown) => R | string) {
   return { stage, reentry: HOOKS[stage].reentry, check: checkWith(normalize) }
+}
+
+const same = (result: ToolExecutionResult) => result
+
+/** The call's body starts now: its tool. */
+function started(exec: Exec): RegisteredTool {
+  const record = exec[CALL]
+  record.bodyStarted = true
+  return record.tool!
 }
 
 /** A call's final word: the result, or (while a `tools/hand-off` hold has it) a promise of it. */

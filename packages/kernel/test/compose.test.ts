@@ -72,6 +72,34 @@ describe('compose', () => {
     await expect(invalid([])).rejects.toThrow('plugin "bad" returned an invalid value from tools/execute: not a string')
   })
 
+  it('sequential re-entry is tracked through layers that hand next()\'s promise on, however deep', async () => {
+    let runs = 0
+    const through = (name: string) => entry(name, (_l, next) => next())
+    const retry = compose([entry('retry', async (_l, next) => {
+      await next().catch(() => undefined)
+      return next()
+    }), through('a'), through('b')], async () => {
+      if (++runs === 1) throw new Error('first attempt fails')
+      return `run ${runs}`
+    }, options('sequential'))
+    expect(await retry([])).toBe('run 2')
+    let open = () => {}
+    const gate = new Promise<void>((resolve) => { open = resolve })
+    const overlap = compose([entry('racer', async (_l, next) => {
+      const first = next()
+      await Promise.resolve()
+      const [a] = await Promise.all([first, next()])
+      return a
+    }), through('a'), through('b')], async () => { await gate; return 'v' }, options('sequential'))
+    await expect(overlap([])).rejects.toThrow('plugin "racer" called next() again before the previous call settled in tools/execute')
+    open()
+    const inner = compose([through('outer'), entry('again', async (_l, next) => {
+      await next()
+      return next()
+    }), through('b')], async () => `run ${++runs}`, options('sequential'))
+    expect(await inner([])).toBe('run 4')
+  })
+
   it('a throw in the middle is wrapped once, naming the plugin that threw', async () => {
     const run = compose([
       entry('outer', async (_l, next) => next()),

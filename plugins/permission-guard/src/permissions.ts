@@ -67,6 +67,7 @@ export function compilePermissions(config: unknown, cwd: string, read: ShellRead
   const entries = ACTIONS.flatMap((action) => (lists[action] ?? []).map((text, index) => compileEntry(text, action, index, cwd, read)))
   const of = (action: Action, name: string) => entries.filter((entry) => entry.action === action && entry.tools(name))
   const permissions = (name: string, args: Args): PermissionVerdict | undefined => {
+    if (entries.length === 0) return undefined // no lists to filter per call
     for (const action of ['deny', 'ask'] as const) {
       for (const entry of of(action, name)) {
         const match: Match = entry.test ? entry.test(args, false) : YES

@@ -38,7 +38,7 @@ export class DeadlineGroups {
       this.open.set(caller, group)
       this.last = group
     }
-    group.members++
+    group.join()
     return group
   }
 }
@@ -46,13 +46,20 @@ export class DeadlineGroups {
 /** One shared watch: a `CallWatch` that members join and leave, closed after the last one. */
 class Group extends CallWatch {
   members = 0
+  private joined = 0
   closed = false
 
   constructor(caller: AbortSignal, ms: number | undefined, readonly at: number, graceMs: number, private readonly onEmpty: (group: Group) => void) {
     super(caller, ms, graceMs)
-    // Every member's body may listen to the shared signal: as many listeners as calls in
-    // flight is expected here, not the leak Node's warning (at 11) is meant to catch.
-    setMaxListeners(0, this.signal)
+  }
+
+  /** One more member. From the second ever on, the signal is shared by every member's body. */
+  join(): void {
+    this.members++
+    // As many listeners as calls in flight is expected here, not the leak Node's warning (at
+    // 11) is meant to catch. Raised only once the signal is shared: Node's setMaxListeners
+    // costs about a third of what the rest of a watch does (docs/performance.md, "shared deadlines").
+    if (++this.joined === 2) setMaxListeners(0, this.signal)
   }
 
   /** One member's call is over; once the last one is out, the group closes in the next microtask. */

@@ -56,7 +56,9 @@ export function timeoutHandler(config: Config, definitionOf: (name: string) => T
     }
     exec.signal = watch.signal
     // On every path: the watch is left, and the caller's signal and progress are back on exec.
+    let stopWaiting: (() => void) | undefined
     const restore = () => {
+      stopWaiting?.()
       watch.leave()
       exec.signal = caller
       exec.progress = progress
@@ -69,7 +71,7 @@ export function timeoutHandler(config: Config, definitionOf: (name: string) => T
       return Promise.reject(error)
     }
     // The inner result, or the cause once the watch gives up: whichever comes first settles the
-    // call and restores exec, once. One promise and two reactions per call, no wrapper objects.
+    // call and restores exec, once. One promise and one reaction per call, no wrapper objects.
     return new Promise<ToolExecutionResult>((resolve, reject) => {
       let over = false
       // True for the first outcome only, which restores exec.
@@ -85,7 +87,7 @@ export function timeoutHandler(config: Config, definitionOf: (name: string) => T
       }, (error: unknown) => {
         if (first()) reject(error)
       })
-      watch.abandoned.then((cause) => {
+      stopWaiting = watch.whenAbandoned((cause) => {
         if (first()) resolve(giveUp(cause, ms))
       })
     })

@@ -1,7 +1,8 @@
 /**
  * One call's watch. Its `signal` aborts when the deadline fires or when the caller's signal
- * aborts, whichever comes first; the first cause is kept and never changes. `abandoned`
- * settles `graceMs` after that cause (at once when it is 0), telling the policy to stop waiting.
+ * aborts, whichever comes first; the first cause is kept and never changes. `graceMs` after
+ * that cause (at once when it is 0) the watch gives up: `abandoned` settles and `whenAbandoned`
+ * callbacks run, telling the policy to stop waiting.
  * `dispose()` clears every timer and listener, so a settled call leaves no handle behind.
  */
 import { Messages } from '@rein/kernel'
@@ -15,6 +16,11 @@ export interface Watch {
   readonly signal: AbortSignal
   /** Resolves with the cause `graceMs` after it happened; never resolves when nothing fired. */
   readonly abandoned: Promise<Cause>
+  /**
+   * Calls `callback` with the cause when the watch gives up (in a microtask if it has already);
+   * returns what cancels that. What the policy uses per call: a callback, not a promise reaction.
+   */
+  whenAbandoned(callback: (cause: Cause) => void): () => void
   /** What aborted the signal first, if anything has. */
   readonly cause: Cause | undefined
   /** The call is over: clears what it alone was holding. Call it once. */
@@ -28,25 +34,41 @@ export interface Watch {
 export class CallWatch implements Watch {
   /** The signal for the layers inside: aborts on the deadline or with the caller. */
   readonly signal: AbortSignal
-  /** Resolves with the cause `graceMs` after it happened; never resolves when nothing fired. */
-  readonly abandoned: Promise<Cause>
   private first: Cause | undefined
+  /** The cause once the watch gave up. */
+  private gaveUp: Cause | undefined
+  private waiting: Set<(cause: Cause) => void> | undefined
+  private abandonedPromise: Promise<Cause> | undefined
   private readonly controller = new AbortController()
   private deadline: ReturnType<typeof setTimeout> | undefined
   private grace: ReturnType<typeof setTimeout> | undefined
-  private giveUp: (cause: Cause) => void = () => {}
   private readonly onCallerAbort = () => this.fire('caller')
 
   /** Starts watching. `ms` undefined: no deadline, only the caller's abort is watched. */
   constructor(private readonly caller: AbortSignal, readonly ms: number | undefined, private readonly graceMs: number) {
     this.signal = this.controller.signal
-    this.abandoned = new Promise((resolve) => { this.giveUp = resolve })
     if (caller.aborted) {
       this.fire('caller')
     } else {
       caller.addEventListener('abort', this.onCallerAbort, { once: true })
       this.arm()
     }
+  }
+
+  /** Resolves with the cause `graceMs` after it happened; never resolves when nothing fired. Made on first read. */
+  get abandoned(): Promise<Cause> {
+    return this.abandonedPromise ??= new Promise((resolve) => { this.whenAbandoned(resolve) })
+  }
+
+  whenAbandoned(callback: (cause: Cause) => void): () => void {
+    const cause = this.gaveUp
+    if (cause !== undefined) {
+      void Promise.resolve(cause).then(callback)
+      return noop
+    }
+    const waiting = this.waiting ??= new Set()
+    waiting.add(callback)
+    return () => { waiting.delete(callback) }
   }
 
   /** What aborted the signal first, if anything has. */
@@ -68,6 +90,13 @@ export class CallWatch implements Watch {
     this.caller.removeEventListener('abort', this.onCallerAbort)
   }
 
+  private giveUp(cause: Cause): void {
+    this.gaveUp = cause
+    const waiting = this.waiting
+    this.waiting = undefined
+    if (waiting) for (const callback of waiting) callback(cause)
+  }
+
   private fire(cause: Cause): void {
     if (this.first) return
     this.first = cause
@@ -82,3 +111,5 @@ export class CallWatch implements Watch {
     this.controller.abort(reason)
   }
 }
+
+const noop = () => {}
