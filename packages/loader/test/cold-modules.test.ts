@@ -6,8 +6,9 @@
  * fixture imports the built packages: run `npx -y pnpm@10 build` first.
  */
 import { spawnSync } from 'node:child_process'
-import { existsSync } from 'node:fs'
+import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
 import { FIXTURES } from './helpers.js'
 
@@ -35,6 +36,10 @@ describe('a harness built in code, cold', () => {
     expect(rein.filter((url) => !/\/dist\/src\/(index\.bundle|bundle-[A-Z0-9]+)\.js$/.test(url))).toEqual([])
     // loader, kernel, agent, the six plugins and the packages they import, each once
     expect(new Set(rein.map((url) => /\/((?:packages|plugins)\/[^/]+)\//.exec(url)![1])).size).toBeLessThanOrEqual(15)
+    // Built without esbuild's keepNames: its `__name(fn, "…")` runs each time a closure is made,
+    // on the call path too, and made every per-call row of the peer bench 1.5–2 × slower.
+    const named = rein.filter((url) => readFileSync(fileURLToPath(url), 'utf8').includes('__name('))
+    expect(named).toEqual([])
   })
 
   it('loads ajv for the first invalid call, which gets ajv\'s own lines', () => {
