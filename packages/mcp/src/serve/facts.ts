@@ -106,7 +106,8 @@ export class SessionFacts implements SessionState, SessionApprovals {
 
   /**
    * Call `callId` parked: the id of the request standing for the same tool, arguments and rule
-   * (unanswered, unexpired), or of a new one recorded now.
+   * (unanswered, unexpired), or of a new one recorded now (resolves once the store is closed
+   * again, unless another call is using it).
    */
   async park(callId: string, tool: string, args: { [key: string]: Json }): Promise<string> {
     const { rule, reason } = this.asked.get(callId) ?? { rule: '' }
@@ -125,6 +126,9 @@ export class SessionFacts implements SessionState, SessionApprovals {
     await this.append({ type: 'message', turn, message: { role: 'assistant', content: '', toolCalls: [{ id: callId, name: tool, arguments: JSON.stringify(args) }] } })
     const stored = await this.append(request) as RequestEntry
     this.records.set(stored.id, { request: stored, settled: false })
+    // The refusal names the request: by the time the client reads it, the store is closed (its
+    // lock free), so `rein approve` can answer at once.
+    await this.tail
     return stored.id
   }
 
