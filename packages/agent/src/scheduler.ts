@@ -18,65 +18,24 @@
  */
 import {
   ABORTED_BEFORE_DISPATCH, APPROVAL_PARKED, DEPENDENCY_FAILED, INVALID_PLAN, Messages, TOOL_DENIED, codeOf,
-  type ExecuteOptions, type ExecutionMode, type Json, type SessionRef, type ToolCall, type ToolExecutionResult, type ToolFailure,
+  type ExecuteOptions, type ExecutionMode, type Json, type ToolCall, type ToolExecutionResult,
 } from '@rein/kernel'
-import type { ApprovalBook, ParkedCall } from './approval-book.js'
+import type { ParkedCall } from './approval-book.js'
+import type { BatchEnv, BatchOutcome } from './batch-env.js'
 import { Barrier } from './barrier.js'
 import { CommitCursor } from './commit.js'
-import type { AgentEvents } from './events.js'
+import { DependencyCauses, type Cause } from './dependency-causes.js'
 import { PostGate, PreGate } from './gates.js'
-import type { Continuation } from './parked-turn.js'
 import { planBatch, type Plan } from './plan.js'
 import { ReadyQueue } from './ready-queue.js'
 import { substitute } from './references.js'
 import { resultEntry, type NewSessionEntry } from './session.js'
 import { Slot, type SlotOwner } from './slot.js'
-import type { BatchTools } from './tool-access.js'
 
 // Settled: a call whose entry is already durable runs in a reaction to it (no `queueMicrotask`: docs/performance.md).
 const DURABLE = Promise.resolve()
 
-/** What a batch needs from the agent. */
-export interface BatchEnv {
-  tools: BatchTools
-  events: AgentEvents
-  agent: string
-  turn: number
-  maxParallel: number
-  signal?: AbortSignal
-  /** Appends entries durably (`tool/call`, with `at`, before a call runs; `tool/result` in model order). */
-  log: { append(entry: NewSessionEntry): Promise<unknown> }
-  /** The session every call belongs to (`exec.session`: its id and the plugins' per-session state). */
-  session?: SessionRef
-  /** The id the model gave each call renamed for repeating an earlier call's id (`renameRepeatedIds`), by index. */
-  givenIds?: ReadonlyMap<number, string>
-  /**
-   * Called once every call is final and every result's append is issued, before the results are
-   * durable: what it appends goes after them, in the same write of a grouping store. Not called
-   * after a scheduler failure.
-   */
-  close?: (results: readonly ToolExecutionResult[]) => void
-  /** The session's approvals: what a call that parks records. Without it, nothing parks (the kernel denies). */
-  approvals?: ApprovalBook
-  /** Continuing a batch that parked: the results it has, and the requests that expired. */
-  resume?: Continuation
-}
-
-/** The failure a `DEPENDENCY_FAILED` call passes on: the call whose own failure started it, and its message. */
-interface Cause {
-  id: string
-  message: string
-}
-
-/**
- * `committed`: every call has its result in the log. `parked`: some calls wait for approval
- * (`parked`, in model order; their requests are in the log), the calls behind them wait too, the
- * others' results are in the log. `failed`: the scheduler stopped; see `error`.
- */
-export type BatchOutcome =
-  | { kind: 'committed', results: readonly ToolExecutionResult[] }
-  | { kind: 'parked', parked: readonly ParkedCall[] }
-  | { kind: 'failed', error: Error }
+export type { BatchEnv, BatchOutcome } from './batch-env.js'
 
 /** Runs and commits the batch; resolves when every started call is final and committed. */
 export function runBatch(calls: readonly ToolCall[], env: BatchEnv): Promise<BatchOutcome> {
@@ -97,8 +56,7 @@ class Batch implements SlotOwner {
   private open: number
   private stopping = false
   private failure: Error | undefined
-  /** Why each call settled `DEPENDENCY_FAILED` failed, by index (made at the first such call). */
-  private causes: Map<number, Cause> | undefined
+  private readonly causes: DependencyCauses
   /** The calls that parked, by index, and the lowest of them (no exclusive call after it starts). */
   private parked: Map<number, ParkedCall> | undefined
   private firstParked = Number.POSITIVE_INFINITY
@@ -113,6 +71,7 @@ class Batch implements SlotOwner {
     this.pre = new PreGate(calls.length)
     this.post = new PostGate(calls.length)
     this.cursor = new CommitCursor(calls.length, (index, result) => this.commit(index, result), (error) => this.fail(error))
+    this.causes = new DependencyCauses(env.resume?.causes)
   }
 
   async run(): Promise<BatchOutcome> {
@@ -136,7 +95,6 @@ class Batch implements SlotOwner {
     if (this.open === 0) return this.done()
     const resume = this.env.resume
     if (resume) {
-      if (resume.causes.size > 0) this.causes = new Map(resume.causes)
       // Every result from before is in place before any is passed on, so none is settled twice.
       for (const [index, result] of resume.results) this.settleBefore(this.slots[index], result)
       for (const index of resume.results.keys()) this.passOn(this.slots[index], this.slots[index].result!)
@@ -324,7 +282,7 @@ class Batch implements SlotOwner {
       const dependent = this.slots[d]
       dependent.depsLeft--
       if (dependent.state !== 'waiting') continue
-      if (result.isError) this.dependencyFailed(dependent, call.id, cause ??= this.causeOf(index, call.id, result))
+      if (result.isError) this.dependencyFailed(dependent, call.id, cause ??= this.causes.of(index, call.id, result))
       else if (dependent.depsLeft === 0) this.depsReady(dependent)
     }
     if (this.barrier.isBlocking(index)) this.barrier.resolve(index, this.uncover)
@@ -370,24 +328,9 @@ class Batch implements SlotOwner {
     if (this.open === 0) this.done()
   }
 
-  /**
-   * What call `index` (id `id`), which failed, passes on to its dependents: the cause it was
-   * given when the scheduler settled it `DEPENDENCY_FAILED`, else its own failure.
-   */
-  private causeOf(index: number, id: string, result: ToolFailure): Cause {
-    const inherited = codeOf(result) === DEPENDENCY_FAILED ? this.causes?.get(index) : undefined
-    return inherited ?? { id, message: result.error.message }
-  }
-
-  /**
-   * Settles `slot` DEPENDENCY_FAILED: it names the dependency that failed (`failed`) and carries
-   * the message of the failure that started it, capped, never the dependency's whole message, so
-   * a chain of N failed calls costs O(N) text, not O(N²).
-   */
+  /** Settles `slot` DEPENDENCY_FAILED: dependency `failed` failed, and `cause` started it (`dependency-causes.ts`). */
   private dependencyFailed(slot: Slot, failed: string, cause: Cause): void {
-    (this.causes ??= new Map()).set(slot.plan.index, cause)
-    const message = Messages.dependencyFailed(failed, cause.message, cause.id === failed ? undefined : cause.id)
-    this.settleEarly(slot, DEPENDENCY_FAILED, message)
+    this.settleEarly(slot, DEPENDENCY_FAILED, this.causes.settle(slot.plan.index, failed, cause))
   }
 
   /** A started call that will never have a result (its log failed): a gap, nothing made up. */
