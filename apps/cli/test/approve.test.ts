@@ -12,19 +12,9 @@ import { describe, expect, it } from 'vitest'
 import { ExitCodes } from '../src/exit-codes.js'
 import type { Io } from '../src/io.js'
 import { main } from '../src/main.js'
-import { FIXTURES, project, rein } from './helpers.js'
+import { APPROVAL_REASON as REASON, approvalConfig, project, rein } from './helpers.js'
 
-const REASON = 'shell commands need a person'
-const config = ({ park = true, session = './session.jsonl' }: { park?: boolean, session?: string | null } = {}) => `
-provider: { use: ${join(FIXTURES, 'approval-provider.mjs')}, config: { commands: [ls, pwd] } }
-plugins:
-  - use: '@rein/plugin-permission-guard'
-    config: { rules: [{ tool: shell, action: ask, reason: ${REASON} }] }
-tools:
-  - use: ${join(FIXTURES, 'approval-tools.mjs')}
-${park ? 'agent: { approvals: park }' : ''}
-${session === null ? '' : `session: ${session}`}
-`
+const config = approvalConfig
 
 async function entriesOf(dir: string): Promise<SessionEntry[]> {
   return (await readFile(join(dir, 'session.jsonl'), 'utf8')).trim().split('\n').map((l) => JSON.parse(l) as SessionEntry)

@@ -102,3 +102,23 @@ export function spawnRein(argv: string[], cwd: string): Spawned {
     exited,
   }
 }
+
+/** The reason the approval fixtures' policy gives when it asks about a shell command. */
+export const APPROVAL_REASON = 'shell commands need a person'
+
+/**
+ * A rein.yaml whose model asks for two shell commands (`ls`, `pwd`) that the policy asks about:
+ * `park` adds `agent: { approvals: park }`, `session` the session file (null: none).
+ */
+export function approvalConfig({ park = true, session = './session.jsonl' }: { park?: boolean, session?: string | null } = {}): string {
+  return `
+provider: { use: ${join(FIXTURES, 'approval-provider.mjs')}, config: { commands: [ls, pwd] } }
+plugins:
+  - use: '@rein/plugin-permission-guard'
+    config: { rules: [{ tool: shell, action: ask, reason: ${APPROVAL_REASON} }] }
+tools:
+  - use: ${join(FIXTURES, 'approval-tools.mjs')}
+${park ? 'agent: { approvals: park }' : ''}
+${session === null ? '' : `session: ${session}`}
+`
+}

@@ -8,22 +8,15 @@ import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { loadHarness } from '@rein/loader'
 import { createWorker } from '@rein/queue'
-import { startPostgres, startRedis, whyNoPostgres, whyNoRedis } from '@rein/testing'
+import { startPostgres, startRedis } from '@rein/testing'
 import { ExitCodes } from '../src/exit-codes.js'
-import { FIXTURES, project, rein } from './helpers.js'
+import { APPROVAL_REASON as REASON, approvalConfig, project, rein } from './helpers.js'
 
-const REASON = 'shell commands need a person'
-const CONFIG = `
-provider: { use: ${join(FIXTURES, 'approval-provider.mjs')}, config: { commands: [ls, pwd] } }
-plugins:
-  - use: '@rein/plugin-permission-guard'
-    config: { rules: [{ tool: shell, action: ask, reason: ${REASON} }] }
-tools:
-  - use: ${join(FIXTURES, 'approval-tools.mjs')}
-`
+// The worker parks by default; the session is the run's, in PostgreSQL.
+const CONFIG = approvalConfig({ park: false, session: null })
 
-const missing = [whyNoRedis(), whyNoPostgres()].filter((why) => why !== undefined)
-describe.skipIf(missing.length > 0)(`approvals on a fleet, from the command line${missing.length ? ` (skipped: ${missing.join('; ')})` : ''}`, () => {
+// Needs Redis and PostgreSQL (`.ci/run` installs them); without them `startRedis`/`startPostgres` fail saying what is missing.
+describe('approvals on a fleet, from the command line', () => {
   it('submit exits 3 with the requests; approvals lists them; approve answers, and the last answer queues the continuation', async () => {
     const [redis, postgres] = await Promise.all([startRedis(), startPostgres()])
     const dir = await project({ 'rein.yaml': CONFIG })
