@@ -61,9 +61,12 @@ function report(outcome: RunOutcome, io: Io, view: ProgressView): number {
       view.answer(last?.role === 'assistant' ? last.content : '')
       return ExitCodes.OK
     }
-    case 'aborted':
-      view.status('aborted: every started call has its result; the session is valid and can be resumed')
+    case 'aborted': {
+      const waiting = outcome.approvals?.length ?? 0
+      const parked = waiting === 0 ? '' : `; ${waiting} call${waiting === 1 ? '' : 's'} still wait${waiting === 1 ? 's' : ''} for approval`
+      view.status(`aborted: every started call has its result${parked}; the session is valid and can be resumed`)
       return ExitCodes.INTERRUPTED
+    }
     case 'max-turns':
       view.status('stopped: the run reached its maxTurns limit (agent.maxTurns in rein.yaml)')
       return ExitCodes.FAILURE

@@ -218,18 +218,25 @@ describe('rein run --continue', () => {
 })
 
 describe('rein run: "decide later" at the terminal', () => {
-  async function asked(answers: (string | undefined)[], session: string | null = './session.jsonl') {
+  /** A typed line, end of input, or a function given the interrupt and the question's signal. */
+  type Answer = string | undefined | ((interrupt: () => void, signal: AbortSignal) => Promise<string | undefined>)
+  async function asked(answers: Answer[], session: string | null = './session.jsonl') {
     const dir = await project({ 'rein.yaml': config({ park: false, session }) })
     let stdout = ''
     let stderr = ''
     const questions: string[] = []
+    let interrupt = () => {}
     const io: Io = {
       stdout: { write: (s: string) => { stdout += s } },
       stderr: { write: (s: string) => { stderr += s } },
       cwd: dir, env: { NO_COLOR: '1' }, isTTY: true,
-      onInterrupt: () => () => {},
+      onInterrupt: (handler) => { interrupt = handler; return () => {} },
       exit: (code) => { throw new Error(`exit(${code}) called in process`) },
-      prompt: async (question) => { questions.push(question); return answers.shift() },
+      prompt: async (question, signal) => {
+        questions.push(question)
+        const next = answers.shift()
+        return typeof next === 'function' ? next(interrupt, signal) : next
+      },
     }
     const code = await main(['run', 'do it'], io)
     return { dir, code, stdout, stderr, questions }
@@ -247,6 +254,26 @@ describe('rein run: "decide later" at the terminal', () => {
     const go = await rein(['run', '--continue'], r.dir)
     expect(go.code, go.stderr).toBe(ExitCodes.OK)
     expect(await outcomesOf(r.dir)).toEqual({ b1: 'ok', b2: 'ok' })
+  })
+
+  it('Ctrl-C after "l" ends the run (130) and still lists the parked call, which --continue runs once approved', async () => {
+    const pressCtrlC: Answer = (interrupt, signal) => new Promise((resolve) => {
+      signal.addEventListener('abort', () => resolve(undefined), { once: true })
+      interrupt()
+    })
+    const r = await asked(['l', pressCtrlC])
+    expect(r.code, r.stderr).toBe(ExitCodes.INTERRUPTED)
+    expect(r.stdout).toContain('aborted: every started call has its result; 1 call still waits for approval; the session is valid')
+    const listed = JSON.parse((await rein(['approvals', '--json'], r.dir)).stdout) as { approvals: { id: string, callId: string }[] }
+    expect(listed.approvals.map((a) => a.callId)).toEqual(['b1'])
+    expect(r.stderr).toContain('rein run: 1 call waits for approval:')
+    expect(r.stderr).toContain(`${listed.approvals[0]!.id}  "shell" (call b1)`)
+    expect(r.stderr).toContain('once answered, go on with: rein run --continue')
+    expect(await outcomesOf(r.dir)).toEqual({ b2: 'ABORTED_BEFORE_DISPATCH' })
+    expect((await rein(['approve', listed.approvals[0]!.id], r.dir)).code).toBe(ExitCodes.OK)
+    const go = await rein(['run', '--continue'], r.dir)
+    expect(go.code, go.stderr).toBe(ExitCodes.OK)
+    expect(await outcomesOf(r.dir)).toEqual({ b1: 'ok', b2: 'ABORTED_BEFORE_DISPATCH' })
   })
 
   it('is not offered when the session is kept in memory ("l" is not understood there)', async () => {

@@ -58,7 +58,8 @@ export async function runTask(args: Parsed, io: Io): Promise<number> {
       printJson(io, runJson(outcome, stats, sessionPath))
       return exitCode
     }
-    if (outcome.kind === 'awaiting-approval') reportParked(outcome.approvals ?? [], io, sessionFlags(args, sessionPath))
+    // An interrupt can end a run with calls parked too: they wait all the same.
+    if (outcome.kind === 'awaiting-approval' || (outcome.approvals?.length ?? 0) > 0) reportParked(outcome.approvals ?? [], io, sessionFlags(args, sessionPath))
     if (args.values.summary) {
       for (const line of summaryLines(stats.summary(), createStyle(wantsColor(io.isTTY, io.env)))) println(io.stdout, line)
     }

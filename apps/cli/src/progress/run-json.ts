@@ -16,7 +16,7 @@ export function runJson(outcome: RunOutcome, stats: RunStats, session: string | 
     outcome: outcome.kind,
     answer: outcome.kind === 'completed' && last?.role === 'assistant' ? last.content : null,
     ...(outcome.kind === 'error' ? { problems: [{ message: outcome.error?.message ?? 'unknown error' }] } : {}),
-    ...(outcome.kind === 'awaiting-approval' ? { approvals: (outcome.approvals ?? []).map(requestJson) } : {}),
+    ...(outcome.kind === 'awaiting-approval' || (outcome.approvals?.length ?? 0) > 0 ? { approvals: (outcome.approvals ?? []).map(requestJson) } : {}),
     session: session ?? null,
     calls: stats.records().map((r) => ({
       turn: r.turn,
