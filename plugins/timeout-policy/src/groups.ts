@@ -6,9 +6,12 @@
  * deadline: every member started in the group's millisecond, so the group's deadline is
  * exactly each member's. A group is closed, its timers and listener cleared, in the microtask
  * after its last member left, unless a call of the same millisecond joined it meanwhile (the
- * next call of a batch starts as the previous one ends); a group whose signal aborted takes no
- * new members. The shared signal takes any number of listeners, one per member's body, without
- * Node's leak warning. State is per instance (one per plugin), never global.
+ * next call of a batch starts as the previous one ends). A closed group is opened again for a
+ * call of its millisecond (its timer started anew, due at the same moment): a new
+ * `AbortController` costs microseconds, and a batch whose calls wait for pool slots would
+ * otherwise make several groups per millisecond. A group whose signal or caller aborted takes
+ * no new members. The shared signal takes any number of listeners, one per member's body,
+ * without Node's leak warning. State is per instance (one per plugin), never global.
  */
 import { setMaxListeners } from 'node:events'
 import { CallWatch, type Watch } from './watch.js'
@@ -32,8 +35,14 @@ export class DeadlineGroups {
   /** A watch for one call that starts now; `leave()` it once the call is over. */
   join(caller: AbortSignal, ms: number | undefined): Watch {
     const at = this.now()
-    let group = this.open.get(caller)
-    if (!group || group.at !== at || group.ms !== ms || group.cause !== undefined || group.closed) {
+    // The open group of this caller, else the last one made, closed since (same caller?).
+    let group = this.open.get(caller) ?? this.last
+    if (group?.takes(caller, ms, at)) {
+      if (group.closed) {
+        group.reopen()
+        this.open.set(caller, group)
+      }
+    } else {
       group = new Group(caller, ms, at, this.graceMs, (empty) => { if (this.open.get(caller) === empty) this.open.delete(caller) })
       this.open.set(caller, group)
       this.last = group
@@ -51,6 +60,21 @@ class Group extends CallWatch {
 
   constructor(caller: AbortSignal, ms: number | undefined, readonly at: number, graceMs: number, private readonly onEmpty: (group: Group) => void) {
     super(caller, ms, graceMs)
+  }
+
+  /**
+   * Whether a call of `caller` with deadline `ms` starting at `at` may join: same caller,
+   * deadline and millisecond (so the same deadline moment), and nothing has fired, nor could
+   * have while the group was closed (its caller has not aborted).
+   */
+  takes(caller: AbortSignal, ms: number | undefined, at: number): boolean {
+    return this.caller === caller && this.at === at && this.ms === ms && this.cause === undefined && !caller.aborted
+  }
+
+  /** Opens a closed group again: listens to the caller and starts the timer anew, in the group's millisecond. */
+  reopen(): void {
+    this.closed = false
+    this.watch()
   }
 
   /** One more member. From the second ever on, the signal is shared by every member's body. */

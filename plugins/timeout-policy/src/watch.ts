@@ -45,14 +45,10 @@ export class CallWatch implements Watch {
   private readonly onCallerAbort = () => this.fire('caller')
 
   /** Starts watching. `ms` undefined: no deadline, only the caller's abort is watched. */
-  constructor(private readonly caller: AbortSignal, readonly ms: number | undefined, private readonly graceMs: number) {
+  constructor(protected readonly caller: AbortSignal, readonly ms: number | undefined, private readonly graceMs: number) {
     this.signal = this.controller.signal
-    if (caller.aborted) {
-      this.fire('caller')
-    } else {
-      caller.addEventListener('abort', this.onCallerAbort, { once: true })
-      this.arm()
-    }
+    if (caller.aborted) this.fire('caller')
+    else this.watch()
   }
 
   /** Resolves with the cause `graceMs` after it happened; never resolves when nothing fired. Made on first read. */
@@ -81,6 +77,15 @@ export class CallWatch implements Watch {
     if (this.ms === undefined || this.first) return
     clearTimeout(this.deadline)
     this.deadline = setTimeout(() => this.fire('deadline'), this.ms)
+  }
+
+  /**
+   * Listens to the caller and starts the deadline from now: at the start, and again for a
+   * watch that `leave()` cleared before anything fired, while its caller has not aborted.
+   */
+  protected watch(): void {
+    this.caller.addEventListener('abort', this.onCallerAbort, { once: true })
+    this.arm()
   }
 
   /** Clears the timers and the caller listener. Call it once the call is over. */
