@@ -4,9 +4,10 @@
  * signal, with the same deadline: those calls share one watch — one AbortController, one
  * timer and one listener on the caller's signal — instead of one each. Sharing changes no
  * deadline: every member started in the group's millisecond, so the group's deadline is
- * exactly each member's. A group is closed, its timers and listener cleared, in the microtask
- * after its last member left, unless a call of the same millisecond joined it meanwhile (the
- * next call of a batch starts as the previous one ends). A closed group is opened again for a
+ * exactly each member's. A group is closed, its timers and listener cleared, as its last
+ * member leaves once its millisecond is over, else in the microtask after that, unless a call
+ * of the same millisecond joined it meanwhile (the next call of a batch starts as the previous
+ * one ends). A closed group is opened again for a
  * call of its millisecond (its timer started anew, due at the same moment): a new
  * `AbortController` costs microseconds, and a batch whose calls wait for pool slots would
  * otherwise make several groups per millisecond. A group whose signal or caller aborted takes
@@ -43,7 +44,7 @@ export class DeadlineGroups {
         this.open.set(caller, group)
       }
     } else {
-      group = new Group(caller, ms, at, this.graceMs, (empty) => { if (this.open.get(caller) === empty) this.open.delete(caller) })
+      group = new Group(caller, ms, at, this.graceMs, this.now, (empty) => { if (this.open.get(caller) === empty) this.open.delete(caller) })
       this.open.set(caller, group)
       this.last = group
     }
@@ -58,7 +59,10 @@ class Group extends CallWatch {
   private joined = 0
   closed = false
 
-  constructor(caller: AbortSignal, ms: number | undefined, readonly at: number, graceMs: number, private readonly onEmpty: (group: Group) => void) {
+  constructor(
+    caller: AbortSignal, ms: number | undefined, readonly at: number, graceMs: number,
+    private readonly now: () => number, private readonly onEmpty: (group: Group) => void,
+  ) {
     super(caller, ms, graceMs)
   }
 
@@ -86,10 +90,15 @@ class Group extends CallWatch {
     if (++this.joined === 2) setMaxListeners(0, this.signal)
   }
 
-  /** One member's call is over; once the last one is out, the group closes in the next microtask. */
+  /**
+   * One member's call is over. Once the last one is out the group closes: at once when its
+   * millisecond is over (no call can join it any more), else in the next microtask.
+   */
   override leave(): void {
+    if (--this.members > 0) return
+    if (this.now() !== this.at) this.closeIfEmpty()
     // A resolved promise's `then`, not `queueMicrotask` (Node makes an AsyncResource per call).
-    if (--this.members === 0) void RESOLVED.then(this.closeIfEmpty)
+    else void RESOLVED.then(this.closeIfEmpty)
   }
 
   /** Clears the timers and the listener, unless a member joined since the last one left. */

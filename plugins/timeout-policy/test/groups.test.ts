@@ -28,6 +28,22 @@ describe('DeadlineGroups', () => {
     expect(vi.getTimerCount()).toBe(0)
   })
 
+  it('closes as its last member leaves once its millisecond is over, else in the next microtask', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] })
+    const groups = new DeadlineGroups(0)
+    const caller = new AbortController().signal
+    const early = groups.join(caller, 100)
+    early.leave()
+    expect(vi.getTimerCount()).toBe(1) // a call of this millisecond may still join
+    await microtasks()
+    expect(vi.getTimerCount()).toBe(0)
+    const late = groups.join(caller, 100)
+    vi.advanceTimersByTime(1)
+    late.leave()
+    expect(vi.getTimerCount()).toBe(0) // none can: closed at once
+    expect(groups.join(caller, 100).signal === late.signal).toBe(false)
+  })
+
   it('opens no closed group of another millisecond, deadline or caller, nor one whose caller aborted meanwhile', async () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] })
     const groups = new DeadlineGroups(0)
