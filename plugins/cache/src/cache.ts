@@ -39,8 +39,13 @@ export type CacheHandler = ExecuteHandler & { dispose(): void }
 export function cacheHandler(config: Config, deps: CacheDeps, definitionOf: (name: string) => ToolDefinition | undefined): CacheHandler {
   const store = new TtlLru<ToolExecutionResult>(config.maxEntries, config.ttlMs, deps.now)
   const flights = new Map<string, Flight>()
-  // A write makes every stored result and every run already under way possibly stale.
-  const writes = new Writes(() => { store.clear(); flights.clear() }, config.ttlMs)
+  // A write makes every stored result and every run already under way possibly stale. Every
+  // call of a tool that may write starts here, and `Map#clear` makes a new table even for an
+  // empty map: most of the time there is nothing to clear.
+  const writes = new Writes(() => {
+    store.clear()
+    if (flights.size > 0) flights.clear()
+  }, config.ttlMs)
   const pure = new Set(config.pure)
 
   const cached = async (exec: ToolExec, next: () => Promise<ToolExecutionResult>): Promise<ToolExecutionResult> => {

@@ -6,6 +6,7 @@
  * with `invalidateOn: 'write'`, no result is served or stored across a call that may write.
  */
 import type { Context } from 'cordis'
+import { serviceTarget } from '@rein/cordis-internals'
 import { Config } from './config.js'
 import { cacheHandler, type CacheDeps } from './cache.js'
 
@@ -31,9 +32,10 @@ export function createCache(deps: Partial<CacheDeps> = {}) {
     Config,
     /** Registers one `tools/execute` handler with a store of its own; list it outside retry. */
     apply(ctx: Context, config: Config) {
-      // Taken once: every access through ctx costs tens of microseconds (cordis' tracing
-      // proxies), and the plugin restarts if the kernel's service is ever replaced.
-      const definitionOf = ctx.tools.get
+      // Taken once, from the service object itself: every access through ctx costs tens of
+      // microseconds (cordis' tracing proxies), and a member read through it is a method proxy
+      // that copies its arguments per call. The plugin restarts if the service is replaced.
+      const definitionOf = serviceTarget(ctx.tools).get
       const handler = cacheHandler(config, resolved, definitionOf)
       ctx.on('tools/execute', handler)
       ctx.on('dispose', () => handler.dispose())

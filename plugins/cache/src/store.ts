@@ -35,9 +35,9 @@ export class TtlLru<V> {
     }
   }
 
-  /** Drops every entry (a write may have made any of them stale). */
+  /** Drops every entry (a write may have made any of them stale). Nothing to do (and nothing made) when empty. */
   clear(): void {
-    this.entries.clear()
+    if (this.entries.size > 0) this.entries.clear()
   }
 
   /** How many entries are held, fresh or not yet noticed to be stale. */

@@ -46,12 +46,23 @@ export class Writes {
       this.ended()
       return Promise.reject(error)
     }
-    // A `then`, not an async function: this runs for every call of every non-idempotent tool.
-    return running.then((value) => {
-      if (bodyMayStillRun(value)) this.abandoned()
-      else this.ended()
-      return value
-    }, (error: unknown) => { this.ended(); throw error })
+    // This runs for every call of every non-idempotent tool. It hands back the very promise
+    // `body()` gave (the kernel's pass-through: no promise and no check of its own), and counts
+    // the write as over in one reaction with no closure per call, registered before the caller
+    // can react: whoever sees the result sees the write already counted as over (or abandoned).
+    running.then(this.settled, this.failed)
+    return running
+  }
+
+  /** A write's body answered: over, unless its result says the body may still run. */
+  private readonly settled = (value: unknown) => {
+    if (bodyMayStillRun(value)) this.abandoned()
+    else this.ended()
+  }
+
+  /** A write's body rejected: over (the caller handles the rejection). */
+  private readonly failed = () => {
+    this.ended()
   }
 
   /** Clears the hold timers. The writes they hold stay counted: nothing is stored after this. */

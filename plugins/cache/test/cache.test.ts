@@ -25,6 +25,20 @@ describe('stored successes', () => {
     expect(state.runs).toBe(3)
   })
 
+  it('follow the definition at each call: a tool registered again as idempotent is cached', async () => {
+    const ctx = await harness({}, [])
+    const plain = counted({ idempotent: false })
+    const remove = ctx.tools.register(plain.definition)
+    await ctx.tools.execute(call({ a: 1 }))
+    await ctx.tools.execute(call({ a: 1 }, 'lookup', 'c2'))
+    remove()
+    const marked = counted()
+    ctx.tools.register(marked.definition)
+    await ctx.tools.execute(call({ a: 1 }, 'lookup', 'c3'))
+    const again = await ctx.tools.execute(call({ a: 1 }, 'lookup', 'c4'))
+    expect([plain.state.runs, marked.state.runs, summary(again)[1]]).toEqual([2, 1, true])
+  })
+
   it('are never kept for a tool that is not marked idempotent', async () => {
     const { definition, state } = counted({ idempotent: false })
     const ctx = await harness({}, [definition])

@@ -32,6 +32,20 @@ describe('Writes', () => {
     expect(writes.quietSince(during)).toBe(false)
   })
 
+  it('hands back the very promise of its body, counted as over before the caller reacts to it', async () => {
+    const writes = new Writes(() => {})
+    const g = gate()
+    const body = g.closed.then(() => 'written')
+    const before = writes.mark()
+    const running = writes.around(() => body)
+    expect(running).toBe(body)
+    const seen: boolean[] = []
+    const reacted = running.then(() => { seen.push(writes.quietSince(writes.mark())) })
+    g.open()
+    await reacted
+    expect([seen, writes.quietSince(before)]).toEqual([[true], false])
+  })
+
   it('counts a write whose body rejects, and passes the rejection on', async () => {
     const writes = new Writes(() => {})
     const before = writes.mark()

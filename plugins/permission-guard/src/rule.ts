@@ -4,6 +4,7 @@
  */
 import type { Glob } from '@rein/shell-reader'
 import { describeMatcher, type Matcher, type MatcherConfig } from './matchers.js'
+import type { Verdict } from './verdict.js'
 
 /** What a rule (or the default) decides. */
 export type Action = 'allow' | 'deny' | 'ask'
@@ -31,6 +32,8 @@ export interface CompiledRule {
 export interface ToolRules {
   rules: CompiledRule[]
   shellArgs: string[]
+  /** The default's verdict for the tool, once asked for (only for a tool that no rule names). */
+  fallback?: Verdict
 }
 
 /** A call's arguments. */

@@ -62,7 +62,13 @@ export function compilePolicy(config: PermissionGuardConfig): Policy {
     const rulesVerdict = verdictOf(mostSevere(decisions, fallback), fallback, name)
     return { decisions, ...combine(rulesVerdict, decisions.some((decision) => decision.rule !== undefined), permissions(name, args)) }
   }
-  const policy = (name: string, args: Args) => judge(name, args).verdict
+  // A tool no rule names gets what `judge` would answer without evaluating anything: the verdict
+  // of a permission entry, else the default's (made once per tool, frozen: every call shares it).
+  const policy = (name: string, args: Args): Verdict => {
+    const tool = toolRules(name)
+    if (tool.rules.length > 0) return judge(name, args).verdict
+    return permissions(name, args) ?? (tool.fallback ??= Object.freeze(verdictOf({ notes: [] }, fallback, name)))
+  }
   return Object.assign(policy, {
     sessionKeys: (name: string, args: Args) => {
       const { decisions, verdict, byPermissions } = judge(name, args)

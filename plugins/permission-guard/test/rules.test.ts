@@ -1,3 +1,4 @@
+import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { compilePolicy, PolicyError, type PermissionGuardConfig } from '../src/rules.js'
 
@@ -88,5 +89,35 @@ describe('compilePolicy', () => {
     expect(badGlob.message).toBe('"src/[" has a "[" without its closing "]" (escape a literal one as "\\[")')
     expect(error({ rules: [{ tool: '', action: 'deny' }] }).path).toEqual(['rules', 0, 'tool'])
     expect(error({ rules: [{ tool: 'x', action: 'deny', reason: '' }] }).path).toEqual(['rules', 0, 'reason'])
+  })
+})
+
+describe('a tool that no rule names', () => {
+  // The policy answers such a tool without evaluating the rule list (rules.ts); a rule for every
+  // tool that never matches (its argument is never passed) sends it down the whole evaluation.
+  const never = (action: 'allow' | 'deny' | 'ask') => ({ tool: '*', action, when: { never_passed: '*' } })
+  const entries = ['Bash', 'Bash(git status)', 'Bash(rm:*)', 'Read', 'Read(./src/**)', 'Edit(src/**)', 'mcp__srv__do']
+  const list = fc.subarray(entries)
+
+  it('gets the verdict the whole evaluation gives, permissions and default included', () => {
+    fc.assert(fc.property(
+      fc.constantFrom('allow', 'deny', 'ask' as const),
+      fc.constantFrom('allow', 'deny', 'ask' as const),
+      fc.record({ allow: list, ask: list, deny: list }),
+      fc.constantFrom('bash', 'Bash', 'read', 'Read', 'edit', 'mcp__srv__do', 'noop'),
+      fc.record({ command: fc.constantFrom('git status', 'rm -rf x', 'ls; rm y', 'echo $X'), path: fc.constantFrom('src/a.ts', '.env', '../x') }, { requiredKeys: [] }),
+      (fallback, action, permissions, name, args) => {
+        const quick = compilePolicy({ default: fallback, rules: [], permissions, cwd: '/work' })
+        const whole = compilePolicy({ default: fallback, rules: [never(action)], permissions, cwd: '/work' })
+        expect(quick(name, args)).toEqual(whole(name, args))
+        expect(quick(name, args)).toEqual(quick(name, args)) // the second answer, from the remembered default
+      },
+    ), { numRuns: 500 })
+  })
+
+  it('shares one frozen default verdict between its calls', () => {
+    const decide = policy({ default: 'deny' })
+    const first = decide('x', {})
+    expect([decide('x', { a: 1 }) === first, Object.isFrozen(first)]).toEqual([true, true])
   })
 })

@@ -5,6 +5,7 @@
  * backoff at once; `exec.signal` is restored on every path; `exec.meta.attempts` is recorded.
  */
 import type { Context } from 'cordis'
+import { serviceTarget } from '@rein/cordis-internals'
 import { Config } from './config.js'
 import { defaultDeps, retryHandler, type RetryDeps } from './retry.js'
 
@@ -33,9 +34,10 @@ export function createRetry(deps: Partial<RetryDeps> = {}) {
     Config,
     /** Registers one `tools/execute` handler; list it outside timeout-policy, inside cache. */
     apply(ctx: Context, config: Config) {
-      // Taken once: every access through ctx costs tens of microseconds (cordis' tracing
-      // proxies), and the plugin restarts if the kernel's service is ever replaced.
-      const definitionOf = ctx.tools.get
+      // Taken once, from the service object itself: every access through ctx costs tens of
+      // microseconds (cordis' tracing proxies), and a member read through it is a method proxy
+      // that copies its arguments per call. The plugin restarts if the service is replaced.
+      const definitionOf = serviceTarget(ctx.tools).get
       ctx.on('tools/execute', retryHandler(config, resolved, definitionOf))
     },
   }

@@ -24,6 +24,17 @@ describe('which calls are retried', () => {
     expect([summary(result), state.runs, result.meta]).toEqual([['ECONNRESET', undefined], 1, undefined])
   })
 
+  it('reads the definition at each call: a tool registered again as idempotent is retried', async () => {
+    const ctx = await harness({}, [], recordingSleep())
+    const plain = flaky(['ECONNRESET'], { idempotent: undefined })
+    const remove = ctx.tools.register(plain.definition)
+    expect(summary(await ctx.tools.execute(call()))).toEqual(['ECONNRESET', undefined])
+    remove()
+    const marked = flaky(['ECONNRESET'])
+    ctx.tools.register(marked.definition)
+    expect([summary(await ctx.tools.execute(call())), plain.state.runs, marked.state.runs]).toEqual([['OK', 2], 1, 2])
+  })
+
   it('stops after maxAttempts and returns the last failure', async () => {
     const { definition, state } = flaky(['ETIMEDOUT', 'EAI_AGAIN', 'UNAVAILABLE', 'TOOL_TIMEOUT'])
     const ctx = await harness({ maxAttempts: 3 }, [definition], recordingSleep())

@@ -6,6 +6,7 @@
  * timer or listener left behind once a call returns.
  */
 import type { Context } from 'cordis'
+import { serviceTarget } from '@rein/cordis-internals'
 import { Config, DEFAULT_TIMEOUT_MS } from './config.js'
 import { timeoutHandler } from './policy.js'
 
@@ -26,8 +27,9 @@ export const inject = ['tools']
  * order; list it inside retry so that every attempt gets its own deadline).
  */
 export function apply(ctx: Context, config: Config) {
-  // Taken once: every access through ctx costs tens of microseconds (cordis' tracing
-  // proxies), and the plugin restarts if the kernel's service is ever replaced.
-  const definitionOf = ctx.tools.get
+  // Taken once, from the service object itself: every access through ctx costs tens of
+  // microseconds (cordis' tracing proxies), and a member read through it is a method proxy
+  // that copies its arguments per call. The plugin restarts if the service is replaced.
+  const definitionOf = serviceTarget(ctx.tools).get
   ctx.on('tools/execute', timeoutHandler(config, definitionOf))
 }

@@ -7,11 +7,11 @@
  */
 import {
   ABORTED, MAX_TIMER_MS, Messages, TOOL_TIMEOUT, failure,
-  type ExecuteHandler, type ToolDefinition, type ToolExecutionResult,
+  type ExecuteHandler, type ToolDefinition, type ToolExec, type ToolExecutionResult,
 } from '@rein/kernel'
 import type { Config } from './config.js'
 import { DeadlineGroups } from './groups.js'
-import { CallWatch, type Cause, type Watch } from './watch.js'
+import { CallWatch, type Cause, type Follower, type Watch } from './watch.js'
 
 /**
  * `error.info.name` of a result returned without waiting any longer for the tool: one of the
@@ -55,42 +55,71 @@ export function timeoutHandler(config: Config, definitionOf: (name: string) => T
       watch = groups.join(caller, ms)
     }
     exec.signal = watch.signal
-    // On every path: the watch is left, and the caller's signal and progress are back on exec.
-    let stopWaiting: (() => void) | undefined
-    const restore = () => {
-      stopWaiting?.()
-      watch.leave()
-      exec.signal = caller
-      exec.progress = progress
-    }
     let inner: Promise<ToolExecutionResult>
     try {
       inner = next()
     } catch (error) {
-      restore()
+      restore(exec, caller, progress, watch)
       return Promise.reject(error)
     }
-    // The inner result, or the cause once the watch gives up: whichever comes first settles the
-    // call and restores exec, once. One promise and one reaction per call, no wrapper objects.
-    return new Promise<ToolExecutionResult>((resolve, reject) => {
-      let over = false
-      // True for the first outcome only, which restores exec.
-      const first = () => {
-        if (over) return false
-        over = true
-        restore()
-        return true
-      }
-      inner.then((result) => {
-        const cause = watch.cause
-        if (first()) resolve(cause === 'deadline' ? failure(TOOL_TIMEOUT, Messages.timedOut(ms!)) : result)
-      }, (error: unknown) => {
-        if (first()) reject(error)
-      })
-      stopWaiting = watch.whenAbandoned((cause) => {
-        if (first()) resolve(giveUp(cause, ms))
-      })
+    return new TimedCall(exec, caller, progress, watch, ms, inner).promise
+  }
+}
+
+/** On every path: the watch is left, and the caller's signal and progress are back on exec. */
+function restore(exec: ToolExec, caller: AbortSignal, progress: ToolExec['progress'], watch: Watch): void {
+  watch.leave()
+  exec.signal = caller
+  exec.progress = progress
+}
+
+/**
+ * One call from `next()` to its outcome: the inner result, or the cause once the watch gives
+ * up; whichever comes first settles `promise` and restores exec, once. The call's reactions are
+ * this object's (its two `then` callbacks, and it is its own link in the watch's list), not a
+ * closure per step: one promise and one reaction per call, and few objects.
+ */
+class TimedCall implements Follower {
+  readonly promise: Promise<ToolExecutionResult>
+  private resolve!: (result: ToolExecutionResult) => void
+  private reject!: (error: unknown) => void
+  private over = false
+  before?: Follower
+  after?: Follower
+
+  constructor(
+    private readonly exec: ToolExec, private readonly caller: AbortSignal, private readonly progress: ToolExec['progress'],
+    private readonly watch: Watch, private readonly ms: number | undefined, inner: Promise<ToolExecutionResult>,
+  ) {
+    this.promise = new Promise((resolve, reject) => {
+      this.resolve = resolve
+      this.reject = reject
     })
+    inner.then(this.answered, this.failed)
+    watch.follow(this)
+  }
+
+  /** The watch gave up first: the call ends without its inner result. */
+  gaveUp(cause: Cause): void {
+    if (this.first()) this.resolve(giveUp(cause, this.ms))
+  }
+
+  private readonly answered = (result: ToolExecutionResult) => {
+    const cause = this.watch.cause
+    if (this.first()) this.resolve(cause === 'deadline' ? failure(TOOL_TIMEOUT, Messages.timedOut(this.ms!)) : result)
+  }
+
+  private readonly failed = (error: unknown) => {
+    if (this.first()) this.reject(error)
+  }
+
+  /** True for the first outcome only, which restores exec. */
+  private first(): boolean {
+    if (this.over) return false
+    this.over = true
+    this.watch.unfollow(this)
+    restore(this.exec, this.caller, this.progress, this.watch)
+    return true
   }
 }
 

@@ -10,6 +10,18 @@ import { Messages } from '@rein/kernel'
 /** Why the watch's signal aborted. */
 export type Cause = 'deadline' | 'caller'
 
+/**
+ * What waits for a watch to give up (`CallWatch.follow`): told once, with the cause, unless it
+ * was unfollowed first. It is its own link in the watch's list, so following costs no
+ * allocation (the policy's per-call object is one).
+ */
+export interface Follower {
+  gaveUp(cause: Cause): void
+  /** The watch's list (its own business). */
+  before?: Follower
+  after?: Follower
+}
+
 /** What the policy needs of a watch, shared (`DeadlineGroups`) or one call's own (`CallWatch`). */
 export interface Watch {
   /** The signal for the layers inside: aborts on the deadline or with the caller. */
@@ -23,6 +35,10 @@ export interface Watch {
   whenAbandoned(callback: (cause: Cause) => void): () => void
   /** What aborted the signal first, if anything has. */
   readonly cause: Cause | undefined
+  /** `whenAbandoned` without a callback or canceller of its own: `follower` is the list's link. */
+  follow(follower: Follower): void
+  /** Cancels `follow`; nothing if `follower` was already told. */
+  unfollow(follower: Follower): void
   /** The call is over: clears what it alone was holding. Call it once. */
   leave(): void
 }
@@ -37,7 +53,8 @@ export class CallWatch implements Watch {
   private first: Cause | undefined
   /** The cause once the watch gave up. */
   private gaveUp: Cause | undefined
-  private waiting: Set<(cause: Cause) => void> | undefined
+  /** The followers waiting, newest first (a doubly linked list through them). */
+  private waiting: Follower | undefined
   private abandonedPromise: Promise<Cause> | undefined
   private readonly controller = new AbortController()
   private deadline: ReturnType<typeof setTimeout> | undefined
@@ -45,14 +62,10 @@ export class CallWatch implements Watch {
   private readonly onCallerAbort = () => this.fire('caller')
 
   /** Starts watching. `ms` undefined: no deadline, only the caller's abort is watched. */
-  constructor(private readonly caller: AbortSignal, readonly ms: number | undefined, private readonly graceMs: number) {
+  constructor(protected readonly caller: AbortSignal, readonly ms: number | undefined, private readonly graceMs: number) {
     this.signal = this.controller.signal
-    if (caller.aborted) {
-      this.fire('caller')
-    } else {
-      caller.addEventListener('abort', this.onCallerAbort, { once: true })
-      this.arm()
-    }
+    if (caller.aborted) this.fire('caller')
+    else this.watch()
   }
 
   /** Resolves with the cause `graceMs` after it happened; never resolves when nothing fired. Made on first read. */
@@ -61,14 +74,31 @@ export class CallWatch implements Watch {
   }
 
   whenAbandoned(callback: (cause: Cause) => void): () => void {
+    const follower: Follower = { gaveUp: callback }
+    this.follow(follower)
+    return () => { this.unfollow(follower) }
+  }
+
+  follow(follower: Follower): void {
     const cause = this.gaveUp
     if (cause !== undefined) {
-      void Promise.resolve(cause).then(callback)
-      return noop
+      void Promise.resolve(cause).then((cause) => follower.gaveUp(cause))
+      return
     }
-    const waiting = this.waiting ??= new Set()
-    waiting.add(callback)
-    return () => { waiting.delete(callback) }
+    const first = this.waiting
+    follower.before = undefined
+    follower.after = first
+    if (first) first.before = follower
+    this.waiting = follower
+  }
+
+  unfollow(follower: Follower): void {
+    const { before, after } = follower
+    if (before) before.after = after
+    else if (this.waiting === follower) this.waiting = after
+    else return // not in the list (told already, or never followed)
+    if (after) after.before = before
+    follower.before = follower.after = undefined
   }
 
   /** What aborted the signal first, if anything has. */
@@ -83,6 +113,15 @@ export class CallWatch implements Watch {
     this.deadline = setTimeout(() => this.fire('deadline'), this.ms)
   }
 
+  /**
+   * Listens to the caller and starts the deadline from now: at the start, and again for a
+   * watch that `leave()` cleared before anything fired, while its caller has not aborted.
+   */
+  protected watch(): void {
+    this.caller.addEventListener('abort', this.onCallerAbort, { once: true })
+    this.arm()
+  }
+
   /** Clears the timers and the caller listener. Call it once the call is over. */
   leave(): void {
     clearTimeout(this.deadline)
@@ -92,9 +131,18 @@ export class CallWatch implements Watch {
 
   private giveUp(cause: Cause): void {
     this.gaveUp = cause
-    const waiting = this.waiting
+    let follower = this.waiting
     this.waiting = undefined
-    if (waiting) for (const callback of waiting) callback(cause)
+    // Unlinked before each is told, so one that unfollows another (or itself) changes nothing here.
+    const told: Follower[] = []
+    while (follower) {
+      const next: Follower | undefined = follower.after
+      follower.before = follower.after = undefined
+      told.push(follower)
+      follower = next
+    }
+    // In the order they followed, as the Set of callbacks did.
+    for (let i = told.length - 1; i >= 0; i--) told[i]!.gaveUp(cause)
   }
 
   private fire(cause: Cause): void {
@@ -111,5 +159,3 @@ export class CallWatch implements Watch {
     this.controller.abort(reason)
   }
 }
-
-const noop = () => {}

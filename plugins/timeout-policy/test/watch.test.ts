@@ -1,5 +1,6 @@
+import fc from 'fast-check'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { CallWatch } from '../src/watch.js'
+import { CallWatch, type Cause, type Follower } from '../src/watch.js'
 
 afterEach(() => { vi.useRealTimers() })
 
@@ -55,5 +56,40 @@ describe('CallWatch', () => {
     expect(vi.getTimerCount()).toBe(0)
     caller.abort()
     expect(watch.signal.aborted).toBe(false)
+  })
+
+  it('tells exactly the followers still following when it gives up, once each, in the order they followed', async () => {
+    // Steps: a non-negative n follows a new follower n; a negative one unfollows follower -n - 1 (again, or never followed: nothing).
+    await fc.assert(fc.asyncProperty(fc.array(fc.integer({ min: -8, max: 7 }), { maxLength: 40 }), async (steps) => {
+      vi.useFakeTimers()
+      const watch = new CallWatch(new AbortController().signal, 100, 0)
+      const told: Array<[number, Cause]> = []
+      const followers = new Map<number, Follower>()
+      const expected: number[] = []
+      steps.forEach((step, at) => {
+        if (step >= 0) {
+          const follower: Follower = { gaveUp: (cause) => { told.push([at, cause]) } }
+          followers.set(at, follower)
+          watch.follow(follower)
+          expected.push(at)
+        } else {
+          const target = [...followers.keys()][-step - 1]
+          if (target === undefined) return
+          watch.unfollow(followers.get(target)!)
+          const index = expected.indexOf(target)
+          if (index >= 0) expected.splice(index, 1)
+        }
+      })
+      vi.advanceTimersByTime(100)
+      expect(told).toEqual(expected.map((at) => [at, 'deadline']))
+      for (const follower of followers.values()) watch.unfollow(follower) // after the fact: nothing
+      const late: Cause[] = []
+      watch.follow({ gaveUp: (cause) => { late.push(cause) } })
+      expect(late).toEqual([]) // told in a microtask, as `whenAbandoned` is
+      await null
+      expect([told.length, late]).toEqual([expected.length, ['deadline']])
+      watch.leave()
+      vi.useRealTimers()
+    }), { numRuns: 300 })
   })
 })
