@@ -1,0 +1,121 @@
+/**
+ * The audit line of one finished call: `JSON.stringify(auditRecord(...))`, byte for byte, or
+ * a line naming the error when the record cannot be built. A speed trick lives here (and only
+ * here; `docs/performance.md`, "One screen per line"): when no pattern is configured, the
+ * line is first written from the call as it is, unredacted and uncut, and kept when one test
+ * shows that the slow path would change nothing — no built-in pattern's fixed part anywhere
+ * in it (`MAY_MATCH_BUILT_IN`; JSON escapes none of their characters, so a secret in any
+ * string or key shows in the line) and the whole line no longer than `maxStringLength` (so
+ * no string in it is). Any other line, or any throw, goes the slow way.
+ */
+import { codeOf, type PreToolDecision, type ToolExec, type ToolExecutionResult } from '@rein/kernel'
+import { createRedactor, MAY_MATCH_BUILT_IN, redactValue } from '@rein/redact'
+import { auditRecord, contentBytes, isoClock } from './record.js'
+
+/** What the line depends on besides the call: the plugin's config. */
+export interface LineOptions {
+  /** Extra secret patterns (RegExp sources), as in the config. */
+  redact: readonly string[]
+  maxStringLength: number
+}
+
+/** Turns a finished call, at `now` (ms), into its audit line (no newline). */
+export type LineWriter = (exec: ToolExec, result: ToolExecutionResult, now: number) => string
+
+/** Builds the line writer of one plugin instance: its redactor, clock and quick path are made once. */
+export function lineWriter(options: LineOptions): LineWriter {
+  const text = createRedactor([], { extra: options.redact })
+  const redact = <T>(value: T): T => redactValue(value, text)
+  const iso = isoClock()
+  const maxStringLength = options.maxStringLength
+  // The screen knows the built-in patterns only: a configured one may match anything.
+  const quick = options.redact.length === 0 ? quickLines(iso, maxStringLength) : undefined
+  return (exec, result, now) => {
+    const decision = exec.decision
+    try {
+      return quick?.(exec, result, decision, now)
+        ?? JSON.stringify(auditRecord(exec, result, decision, { redact, maxStringLength, now, iso }))
+    } catch (error) {
+      return JSON.stringify(redact({ ts: new Date().toISOString(), id: exec.id, name: exec.name, auditError: String(error) }))
+    }
+  }
+}
+
+/** A quick line, or undefined when the call needs the slow path. */
+type QuickLine = (exec: ToolExec, result: ToolExecutionResult, decision: PreToolDecision['kind'] | undefined, now: number) => string | undefined
+
+/**
+ * The quick path: the line of a call none of whose strings redaction or cutting would change,
+ * written field by field in the record's order. A string passes when it is at most `max`
+ * characters and holds no built-in pattern's fixed part; the arguments pass as one JSON text
+ * (each of their strings and keys is in it, no longer than it). A call with rewritten
+ * arguments, an approval, or a value JSON would not write as it stands goes the slow path.
+ * The JSON of the strings that repeat from call to call is remembered with its answer.
+ */
+export function quickLines(iso: (ms: number) => string, max: number): QuickLine {
+  const fits = (text: string) => (max <= 0 || text.length <= max) && !MAY_MATCH_BUILT_IN.test(text)
+  const quoted = (value: unknown) => (typeof value === 'string' && fits(value) ? JSON.stringify(value) : undefined)
+  const names = lastOf(quoted)
+  const agents = lastOf(quoted)
+  const parents = lastOf(quoted)
+  const codes = lastOf(quoted)
+  const decisions = lastOf((decision: unknown) => JSON.stringify(decision ?? null))
+  return (exec, result, decision, now) => {
+    const meta = result.meta
+    if (exec.originalArguments !== undefined || meta?.approval !== undefined) return undefined
+    const args = JSON.stringify(exec.arguments) as string | undefined
+    if (args === undefined || !fits(args)) return undefined
+    const parts = [
+      `{"ts":"${iso(now)}","id":`, quoted(exec.id), ',"name":', names(exec.name),
+      number('turn', exec.turn), number('step', exec.step), number('index', exec.index),
+      optional('agent', exec.agent, agents), optional('parent', exec.parent, parents),
+      ',"arguments":', args, ',"decision":', decisions(decision),
+      flag('isError', result.isError), optional('code', codeOf(result), codes),
+      number('durationMs', Math.max(0, now - exec.startedAt)), number('argBytes', Buffer.byteLength(args, 'utf8')),
+      number('resultBytes', contentBytes(result)),
+      number('attempts', typeof meta?.attempts === 'number' ? meta.attempts : undefined),
+      flag('cacheHit', typeof meta?.cacheHit === 'boolean' ? meta.cacheHit : undefined), '}',
+    ]
+    // Concatenated rather than joined: V8 joins an array of short strings more slowly.
+    let line = ''
+    for (const part of parts) {
+      if (part === undefined) return undefined
+      line += part
+    }
+    return line
+  }
+}
+
+/** `,"key":n` for a finite number, nothing for undefined; undefined (slow path) for anything else. */
+function number(key: string, value: unknown): string | undefined {
+  if (value === undefined) return ''
+  return typeof value === 'number' && Number.isFinite(value) ? `,"${key}":${value}` : undefined
+}
+
+/** `,"key":true|false` for a boolean, nothing for undefined; undefined (slow path) for anything else. */
+function flag(key: string, value: unknown): string | undefined {
+  if (value === undefined) return ''
+  return typeof value === 'boolean' ? `,"${key}":${value}` : undefined
+}
+
+/** `,"key":<JSON>` for a string that passes, nothing for undefined; undefined (slow path) otherwise. */
+function optional(key: string, value: unknown, quoted: (value: unknown) => string | undefined): string | undefined {
+  if (value === undefined) return ''
+  const json = quoted(value)
+  return json === undefined ? undefined : `,"${key}":${json}`
+}
+
+/** `f`, remembering its last answer (the strings it is given repeat from call to call). */
+function lastOf<T>(f: (value: unknown) => T): (value: unknown) => T {
+  let last: unknown
+  let answer: T | undefined
+  let seen = false
+  return (value) => {
+    if (!seen || value !== last) {
+      seen = true
+      last = value
+      answer = f(value)
+    }
+    return answer as T
+  }
+}
