@@ -1,12 +1,11 @@
 /**
  * The audit line of one finished call: `JSON.stringify(auditRecord(...))`, byte for byte, or
- * a line naming the error when the record cannot be built. A speed trick lives here (and only
- * here; `docs/performance.md`, "One screen per line"): when no pattern is configured, the
- * line is first written from the call as it is, unredacted and uncut, and kept when one test
- * shows that the slow path would change nothing — no built-in pattern's fixed part anywhere
- * in it (`MAY_MATCH_BUILT_IN`; JSON escapes none of their characters, so a secret in any
- * string or key shows in the line) and the whole line no longer than `maxStringLength` (so
- * no string in it is). Any other line, or any throw, goes the slow way.
+ * a line naming the error when the record cannot be built. A speed trick lives here, and only
+ * here (`docs/performance.md`, "Lines without the record"): when no pattern is configured, a
+ * call none of whose strings redaction or cutting would change is written field by field,
+ * without building, redacting and cutting the record. Whether a string would change is told
+ * by one regex (`MAY_MATCH_BUILT_IN`, the fixed parts the built-in patterns need) and its
+ * length; the rest goes the slow way. A property test holds the two paths to the same bytes.
  */
 import { codeOf, type PreToolDecision, type ToolExec, type ToolExecutionResult } from '@rein/kernel'
 import { createRedactor, MAY_MATCH_BUILT_IN, redactValue } from '@rein/redact'
@@ -31,8 +30,8 @@ export function lineWriter(options: LineOptions): LineWriter {
   // The screen knows the built-in patterns only: a configured one may match anything.
   const quick = options.redact.length === 0 ? quickLines(iso, maxStringLength) : undefined
   return (exec, result, now) => {
-    const decision = exec.decision
     try {
+      const decision = exec.decision
       return quick?.(exec, result, decision, now)
         ?? JSON.stringify(auditRecord(exec, result, decision, { redact, maxStringLength, now, iso }))
     } catch (error) {
@@ -41,7 +40,7 @@ export function lineWriter(options: LineOptions): LineWriter {
   }
 }
 
-/** A quick line, or undefined when the call needs the slow path. */
+/** A quick line, or undefined when the call needs the slow path (also when anything throws). */
 type QuickLine = (exec: ToolExec, result: ToolExecutionResult, decision: PreToolDecision['kind'] | undefined, now: number) => string | undefined
 
 /**
@@ -60,7 +59,7 @@ export function quickLines(iso: (ms: number) => string, max: number): QuickLine 
   const parents = lastOf(quoted)
   const codes = lastOf(quoted)
   const decisions = lastOf((decision: unknown) => JSON.stringify(decision ?? null))
-  return (exec, result, decision, now) => {
+  const line = (exec: ToolExec, result: ToolExecutionResult, decision: PreToolDecision['kind'] | undefined, now: number) => {
     const meta = result.meta
     if (exec.originalArguments !== undefined || meta?.approval !== undefined) return undefined
     const args = JSON.stringify(exec.arguments) as string | undefined
@@ -77,12 +76,19 @@ export function quickLines(iso: (ms: number) => string, max: number): QuickLine 
       flag('cacheHit', typeof meta?.cacheHit === 'boolean' ? meta.cacheHit : undefined), '}',
     ]
     // Concatenated rather than joined: V8 joins an array of short strings more slowly.
-    let line = ''
+    let text = ''
     for (const part of parts) {
       if (part === undefined) return undefined
-      line += part
+      text += part
     }
-    return line
+    return text
+  }
+  return (exec, result, decision, now) => {
+    try {
+      return line(exec, result, decision, now)
+    } catch {
+      return undefined
+    }
   }
 }
 

@@ -103,6 +103,17 @@ describe('the audit line', () => {
     expect(quickLines(isoClock(), 4)(base, ok, 'allow', 1500)).toBeUndefined()
   })
 
+  it('names the error, redacted, when the record cannot be built (both paths throw alike)', () => {
+    const call = {
+      id: 'c1', name: `sk-${'a'.repeat(20)}`, arguments: { n: 1n }, startedAt: 0, signal: new AbortController().signal,
+      progress: () => {}, meta: {}, idempotencyKey: 'k',
+    } as unknown as ToolExec
+    const ok: ToolExecutionResult = { isError: false, value: null, content: [] }
+    expect(quickLines(isoClock(), 0)(call, ok, undefined, 10)).toBeUndefined()
+    const line = JSON.parse(lineWriter({ redact: [], maxStringLength: 0 })(call, ok, 10))
+    expect(line).toMatchObject({ id: 'c1', name: '[REDACTED]', auditError: expect.stringContaining('BigInt') })
+  })
+
   it('redacts configured patterns too (they never take the quick way)', () => {
     const call = {
       id: 'c1', name: 'n', arguments: { q: 'corp-1234' }, startedAt: 0, signal: new AbortController().signal,
