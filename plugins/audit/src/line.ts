@@ -53,35 +53,40 @@ type QuickLine = (exec: ToolExec, result: ToolExecutionResult, decision: PreTool
  */
 export function quickLines(iso: (ms: number) => string, max: number): QuickLine {
   const fits = (text: string) => (max <= 0 || text.length <= max) && !MAY_MATCH_BUILT_IN.test(text)
-  const quoted = (value: unknown) => (typeof value === 'string' && fits(value) ? JSON.stringify(value) : undefined)
-  const names = lastOf(quoted)
-  const agents = lastOf(quoted)
-  const parents = lastOf(quoted)
-  const codes = lastOf(quoted)
-  const decisions = lastOf((decision: unknown) => JSON.stringify(decision ?? null))
+  /** `,"key":<JSON>` of a string that passes, nothing for undefined; undefined (slow path) otherwise. */
+  const stringField = (key: string) => (value: unknown) => {
+    if (value === undefined) return ''
+    return typeof value === 'string' && fits(value) ? `,"${key}":${JSON.stringify(value)}` : undefined
+  }
+  const heads = lastOf((ms) => `{"ts":"${iso(ms as number)}"`)
+  const ids = stringField('id')
+  const names = lastOf(stringField('name'))
+  const agents = lastOf(stringField('agent'))
+  const parents = lastOf(stringField('parent'))
+  const codes = lastOf(stringField('code'))
+  const decisions = lastOf((decision) => `,"decision":${JSON.stringify(decision ?? null)}`)
   const line = (exec: ToolExec, result: ToolExecutionResult, decision: PreToolDecision['kind'] | undefined, now: number) => {
     const meta = result.meta
     if (exec.originalArguments !== undefined || meta?.approval !== undefined) return undefined
     const args = JSON.stringify(exec.arguments) as string | undefined
     if (args === undefined || !fits(args)) return undefined
     const parts = [
-      `{"ts":"${iso(now)}","id":`, quoted(exec.id), ',"name":', names(exec.name),
+      heads(now), ids(exec.id), names(exec.name),
       number('turn', exec.turn), number('step', exec.step), number('index', exec.index),
-      optional('agent', exec.agent, agents), optional('parent', exec.parent, parents),
-      ',"arguments":', args, ',"decision":', decisions(decision),
-      flag('isError', result.isError), optional('code', codeOf(result), codes),
+      agents(exec.agent), parents(exec.parent), ',"arguments":', args, decisions(decision),
+      flag('isError', result.isError), codes(codeOf(result)),
       number('durationMs', Math.max(0, now - exec.startedAt)), number('argBytes', Buffer.byteLength(args, 'utf8')),
       number('resultBytes', contentBytes(result)),
       number('attempts', typeof meta?.attempts === 'number' ? meta.attempts : undefined),
       flag('cacheHit', typeof meta?.cacheHit === 'boolean' ? meta.cacheHit : undefined), '}',
     ]
     // Concatenated rather than joined: V8 joins an array of short strings more slowly.
-    let text = ''
+    let out = ''
     for (const part of parts) {
       if (part === undefined) return undefined
-      text += part
+      out += part
     }
-    return text
+    return out
   }
   return (exec, result, decision, now) => {
     try {
@@ -102,13 +107,6 @@ function number(key: string, value: unknown): string | undefined {
 function flag(key: string, value: unknown): string | undefined {
   if (value === undefined) return ''
   return typeof value === 'boolean' ? `,"${key}":${value}` : undefined
-}
-
-/** `,"key":<JSON>` for a string that passes, nothing for undefined; undefined (slow path) otherwise. */
-function optional(key: string, value: unknown, quoted: (value: unknown) => string | undefined): string | undefined {
-  if (value === undefined) return ''
-  const json = quoted(value)
-  return json === undefined ? undefined : `,"${key}":${json}`
 }
 
 /** `f`, remembering its last answer (the strings it is given repeat from call to call). */
