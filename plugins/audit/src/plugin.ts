@@ -10,8 +10,7 @@
 import { resolve } from 'node:path'
 import type { Context } from 'cordis'
 import type { AuditConfig } from './config.js'
-import { auditRecord, isoClock } from './record.js'
-import { createRedactor, redactValue } from '@rein/redact'
+import { lineWriter } from './line.js'
 import { createAppender } from './writer.js'
 
 /** The plugin name, as shown by `ctx.tools.chain(...)`. */
@@ -26,20 +25,8 @@ export function apply(ctx: Context, config: AuditConfig) {
   const appender = createAppender(file, (message) => logger.warn(message))
   appender.open()
   ctx.on('dispose', () => appender.close())
-  const text = createRedactor([], { extra: config.redact })
-  const redact = <T>(value: T): T => redactValue(value, text)
-  const clock = isoClock()
+  const line = lineWriter({ redact: config.redact, maxStringLength: config.maxStringLength })
 
-  ctx.on('tools/result', (exec, result) => {
-    let line: string
-    try {
-      line = JSON.stringify(auditRecord(exec, result, exec.decision, {
-        redact, maxStringLength: config.maxStringLength, now: Date.now(), iso: clock,
-      }))
-    } catch (error) {
-      line = JSON.stringify(redact({ ts: new Date().toISOString(), id: exec.id, name: exec.name, auditError: String(error) }))
-    }
-    appender.append(line)
-  })
+  ctx.on('tools/result', (exec, result) => appender.append(line(exec, result, Date.now())))
   ctx.on('tools/hand-off', () => appender.written())
 }

@@ -100,8 +100,8 @@ export function auditRecord(
   }
 }
 
-/** The approval facts of `result.meta.approval`, when they are there and well-formed. */
-function approvalOf(value: Json | undefined, clean: <T>(value: T) => T): AuditRecord['approval'] {
+/** The approval facts of `result.meta.approval`, when they are there and well-formed; `clean` applied to its strings. */
+export function approvalOf(value: Json | undefined, clean: <T>(value: T) => T): AuditRecord['approval'] {
   if (typeof value !== 'object' || value === null || Array.isArray(value) || typeof value.answer !== 'string') return undefined
   const approval: NonNullable<AuditRecord['approval']> = { answer: clean(value.answer) }
   if (typeof value.at === 'number' && Number.isFinite(value.at)) approval.at = new Date(value.at).toISOString()
@@ -110,7 +110,8 @@ function approvalOf(value: Json | undefined, clean: <T>(value: T) => T): AuditRe
   return approval
 }
 
-function contentBytes(result: ToolExecutionResult): number {
+/** UTF-8 bytes of the text blocks of `result.content`, plus the length of image data. */
+export function contentBytes(result: ToolExecutionResult): number {
   let bytes = 0
   for (const block of result.content) {
     bytes += block.type === 'text' ? Buffer.byteLength(block.text, 'utf8') : block.data.length

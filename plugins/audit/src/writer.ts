@@ -65,14 +65,15 @@ export function createAppender(file: string, warn: (message: string) => void, no
     }
     return fd
   }
-  let pending: string[] = []
+  // The group's text, each line followed by its newline.
+  let pending = ''
   let group: Promise<void> | undefined
   let release: (() => void) | undefined
   const flush = () => {
     if (pending.length === 0) return
-    const text = pending.length === 1 ? `${pending[0]}\n` : `${pending.join('\n')}\n`
+    const text = pending
     const done = release
-    pending = []
+    pending = ''
     group = release = undefined
     write(text)
     done?.()
@@ -95,7 +96,8 @@ export function createAppender(file: string, warn: (message: string) => void, no
       descriptor()
     },
     append(line) {
-      if (pending.push(line) === 1) process.nextTick(flush)
+      if (pending.length === 0) process.nextTick(flush)
+      pending += `${line}\n`
     },
     written() {
       if (pending.length === 0) return undefined
@@ -115,12 +117,16 @@ export function createAppender(file: string, warn: (message: string) => void, no
  * thrown.
  */
 function writeAll(fd: number, text: string): void {
-  const bytes = Buffer.from(text, 'utf8')
+  const size = Buffer.byteLength(text, 'utf8')
   let done = 0
   try {
-    while (done < bytes.length) {
-      const wrote = writeSync(fd, bytes, done, bytes.length - done)
-      if (wrote <= 0) throw new Error(`the write stopped after ${done} of ${bytes.length} bytes`)
+    // The text goes out as it is (no Buffer copy of it) unless the write stops short.
+    done = writeSync(fd, text)
+    if (done >= size) return
+    const bytes = Buffer.from(text, 'utf8')
+    while (done < size) {
+      const wrote = writeSync(fd, bytes, done, size - done)
+      if (wrote <= 0) throw new Error(`the write stopped after ${done} of ${size} bytes`)
       done += wrote
     }
   } catch (error) {
