@@ -104,7 +104,9 @@ export class SessionLog {
   private mirror(stored: SessionEntry): SessionEntry {
     let at = this.entries.length
     while (at > 0 && this.entries[at - 1].seq > stored.seq) at--
-    this.entries.splice(at, 0, stored)
+    // A push when it goes last, as it almost always does: a splice makes an array each time.
+    if (at === this.entries.length) this.entries.push(stored)
+    else this.entries.splice(at, 0, stored)
     const turn = turnOf(stored)
     if (turn !== undefined && turn > this.highestTurn) this.highestTurn = turn
     return stored
