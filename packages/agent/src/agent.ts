@@ -251,7 +251,7 @@ async function runLoop(env: LoopEnv, input: string | ContentBlock[] | undefined,
           })
         }
         // The message, and the last batch's results before it: the calls run once both are durable.
-        const asked = askedAfter(log.add({ type: 'message', turn, message: answer }), durable)
+        const asked = joined(durable, log.add({ type: 'message', turn, message: answer }))
         durable = undefined
         calls = answer.toolCalls ?? []
         if (calls.length === 0) {
@@ -273,8 +273,8 @@ async function runLoop(env: LoopEnv, input: string | ContentBlock[] | undefined,
         return end('awaiting-approval', undefined, undefined, [...batch.parked])
       }
       const { outcome, written } = closing.entries!
-      durable = written ? Promise.all([batch.durable, written]) : batch.durable
-      durable.catch(() => {}) // awaited before the next calls run and before the run ends
+      durable = joined(batch.durable, written)
+      durable?.catch(() => {}) // awaited before the next calls run and before the run ends
       events.emit('agent/turn-end', { runId, agent, turn, calls: calls.length, outcome })
       if (outcome === 'aborted') return await finish('aborted')
       const stopAt = batch.results.findIndex((result) => result.isError && result.endsRun)
@@ -287,12 +287,12 @@ async function runLoop(env: LoopEnv, input: string | ContentBlock[] | undefined,
 }
 
 /**
- * What the calls of a message wait for: the message's append (`add`: undefined when durable at
- * once) and the last batch's `durable` appends before it. Undefined when both are durable already.
+ * Both appends, each a promise or undefined when durable already (`SessionLog.add`, the memory
+ * store): undefined when both are, so a memory session's calls wait for nothing.
  */
-function askedAfter(message: Promise<unknown> | undefined, durable: Promise<unknown> | undefined): Promise<unknown> | undefined {
-  if (durable === undefined) return message
-  return message === undefined ? durable : Promise.all([durable, message])
+function joined(a: Promise<unknown> | undefined, b: Promise<unknown> | undefined): Promise<unknown> | undefined {
+  if (a === undefined) return b
+  return b === undefined ? a : Promise.all([a, b])
 }
 
 /** The closing entries of a turn, as appended: how it ended, and their appends (undefined: durable already). */
@@ -312,7 +312,7 @@ function closeTurn(log: SessionLog, turn: number, results: readonly ToolExecutio
   const outcome = aborted ? 'aborted' : 'committed'
   const context = contexts.length > 0 ? log.append({ type: 'message', turn, message: { role: 'user', content: contexts } }) : undefined
   const end = log.add({ type: 'turn/end', turn, outcome })
-  const written = context && end ? Promise.all([context, end]) : context ?? end
+  const written = joined(context, end)
   written?.catch(() => {}) // awaited by the agent once the batch is committed
   return { outcome, written }
 }

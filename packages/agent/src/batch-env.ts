@@ -42,11 +42,11 @@ export interface BatchEnv {
  * `committed`: every call has its result, and every result's append is issued in model order;
  * `durable` resolves once the store acknowledged them all, or rejects with the error that stopped
  * it (the agent asks the model meanwhile: docs/ARCHITECTURE.md, "Logging, abort, failure and
- * crashes"). `parked`: some calls wait for approval (`parked`, in model order; their requests
+ * crashes"); absent when they are acknowledged already. `parked`: some calls wait for approval (`parked`, in model order; their requests
  * are in the log), the calls behind them wait too, the others' results are in the log.
  * `failed`: the scheduler stopped; see `error`.
  */
 export type BatchOutcome =
-  | { kind: 'committed', results: readonly ToolExecutionResult[], durable: Promise<void> }
+  | { kind: 'committed', results: readonly ToolExecutionResult[], durable?: Promise<void> }
   | { kind: 'parked', parked: readonly ParkedCall[] }
   | { kind: 'failed', error: Error }

@@ -71,6 +71,11 @@ export class CommitCursor<T> {
     this.stopped = true
   }
 
+  /** Whether an issued commit still waits for the store. */
+  get waiting(): boolean {
+    return this.pending > 0
+  }
+
   /** Resolves when no issued commit is still waiting for the store. */
   drained(): Promise<void> {
     if (this.pending === 0) return Promise.resolve()

@@ -91,11 +91,13 @@ class Batch implements SlotOwner {
     }
     if (this.failure) return { kind: 'failed', error: this.failure }
     if (this.parked) return { kind: 'parked', parked: [...this.parked.keys()].sort((a, b) => a - b).map((i) => this.parked!.get(i)!) }
+    const results = this.slots.map((slot) => slot.result!)
+    if (!this.cursor.waiting) return { kind: 'committed', results }
     const durable = this.cursor.drained().then(() => {
       if (this.failure) throw this.failure
     })
     durable.catch(() => {}) // the agent awaits it before the run ends or the next calls run
-    return { kind: 'committed', results: this.slots.map((slot) => slot.result!), durable }
+    return { kind: 'committed', results, durable }
   }
 
   private begin(): void {
