@@ -174,6 +174,17 @@ async function runLoop(env: LoopEnv, input: string | ContentBlock[] | undefined,
     events.close()
     return outcome
   }
+  // The last batch's results and turn end: appended, maybe not yet durable. The next model request
+  // does not wait for them; the next calls and the run's end do (docs/ARCHITECTURE.md, "Logging, abort, failure and crashes").
+  let durable: Promise<unknown> | undefined
+  const finish = async (kind: RunOutcome['kind'], error?: unknown, stop?: RunOutcome['stop'], approvals?: ParkedCall[]): Promise<RunOutcome> => {
+    try {
+      await durable
+    } catch (failure) {
+      return end('error', failure)
+    }
+    return end(kind, error, stop, approvals)
+  }
   if (events.listens('agent/run-start')) {
     events.emit('agent/run-start', { runId, agent, at: Date.now(), observe: (observer) => events.observe(observer) })
   }
@@ -206,15 +217,16 @@ async function runLoop(env: LoopEnv, input: string | ContentBlock[] | undefined,
         parked = undefined
         batch = await runBatch(calls, { ...batchEnv, log, turn, resume })
       } else {
-        if (signal?.aborted) return end('aborted')
+        if (signal?.aborted) return await finish('aborted')
         if (requests >= settings.maxTurns) {
+          await durable
           await log.append({ type: 'message', message: { role: 'user', content: maxTurnsNotice(settings.maxTurns) } })
           return end('max-turns')
         }
         requests++
         turn = log.turn + 1
         const step = ++steps
-        const messages = log.messages()
+        const messages = log.messages(true)
         if (events.listens('agent/model-request')) {
           events.emit('agent/model-request', { runId, agent, turn, step, at: Date.now(), model, messages })
         }
@@ -228,7 +240,7 @@ async function runLoop(env: LoopEnv, input: string | ContentBlock[] | undefined,
           if (events.listens('agent/model-response')) {
             events.emit('agent/model-response', { runId, agent, turn, step, at: Date.now(), model, error: asError(error) })
           }
-          return signal?.aborted ? end('aborted') : end('error', error)
+          return await (signal?.aborted ? finish('aborted') : finish('error', error))
         }
         // Ids repeated within the message are renamed before anything sees it (the transcript must
         // tell every call's result apart); the scheduler answers the renamed calls INVALID_PLAN.
@@ -238,14 +250,16 @@ async function runLoop(env: LoopEnv, input: string | ContentBlock[] | undefined,
             runId, agent, turn, step, at: Date.now(), model, message: answer, finishReason, usage: answer.usage,
           })
         }
-        const asked = log.append({ type: 'message', turn, message: answer })
+        // The message, and the last batch's results before it: the calls run once both are durable.
+        const asked = joined(durable, log.add({ type: 'message', turn, message: answer }))
+        durable = undefined
         calls = answer.toolCalls ?? []
         if (calls.length === 0) {
           await asked
           return end('completed')
         }
-        asked.catch(() => {}) // awaited below, after the batch: its calls fail with it meanwhile
-        batch = await runBatch(calls, { ...batchEnv, log: after(asked, log), turn, givenIds })
+        asked?.catch(() => {}) // awaited below, after the batch: its calls fail with it meanwhile
+        batch = await runBatch(calls, { ...batchEnv, log: asked ? after(asked, log) : log, turn, givenIds })
         await asked
       }
       if (batch.kind === 'failed') {
@@ -259,22 +273,32 @@ async function runLoop(env: LoopEnv, input: string | ContentBlock[] | undefined,
         return end('awaiting-approval', undefined, undefined, [...batch.parked])
       }
       const { outcome, written } = closing.entries!
-      await written
+      durable = joined(batch.durable, written)
+      durable?.catch(() => {}) // awaited before the next calls run and before the run ends
       events.emit('agent/turn-end', { runId, agent, turn, calls: calls.length, outcome })
-      if (outcome === 'aborted') return end('aborted')
+      if (outcome === 'aborted') return await finish('aborted')
       const stopAt = batch.results.findIndex((result) => result.isError && result.endsRun)
-      if (stopAt !== -1) return end('stopped', undefined, stopOf(calls[stopAt]!, batch.results[stopAt]!))
-      if (batch.results.some((result) => !result.isError && result.concludesTurn)) return end('completed')
+      if (stopAt !== -1) return await finish('stopped', undefined, stopOf(calls[stopAt]!, batch.results[stopAt]!))
+      if (batch.results.some((result) => !result.isError && result.concludesTurn)) return await finish('completed')
     }
   } catch (error) {
-    return end('error', error)
+    return await finish('error', error)
   }
 }
 
-/** The closing entries of a turn, as appended: how it ended, and their appends. */
+/**
+ * Both appends, each a promise or undefined when durable already (`SessionLog.add`, the memory
+ * store): undefined when both are, so a memory session's calls wait for nothing.
+ */
+function joined(a: Promise<unknown> | undefined, b: Promise<unknown> | undefined): Promise<unknown> | undefined {
+  if (a === undefined) return b
+  return b === undefined ? a : Promise.all([a, b])
+}
+
+/** The closing entries of a turn, as appended: how it ended, and their appends (undefined: durable already). */
 interface TurnClose {
   outcome: 'aborted' | 'committed'
-  written: Promise<unknown>
+  written: Promise<unknown> | undefined
 }
 
 /**
@@ -286,11 +310,10 @@ function closeTurn(log: SessionLog, turn: number, results: readonly ToolExecutio
   const contexts: ContentBlock[] = []
   for (const result of results) if (result.additionalContexts) contexts.push(...result.additionalContexts)
   const outcome = aborted ? 'aborted' : 'committed'
-  const written = Promise.all([
-    contexts.length > 0 ? log.append({ type: 'message', turn, message: { role: 'user', content: contexts } }) : undefined,
-    log.append({ type: 'turn/end', turn, outcome }),
-  ])
-  written.catch(() => {}) // awaited by the agent once the batch is committed
+  const context = contexts.length > 0 ? log.append({ type: 'message', turn, message: { role: 'user', content: contexts } }) : undefined
+  const end = log.add({ type: 'turn/end', turn, outcome })
+  const written = joined(context, end)
+  written?.catch(() => {}) // awaited by the agent once the batch is committed
   return { outcome, written }
 }
 
@@ -301,11 +324,11 @@ function closeTurn(log: SessionLog, turn: number, results: readonly ToolExecutio
  * should the message fail, refuses what follows (`SessionStore`). Each append still resolves
  * only once the message is durable too, so no call runs before the message that asked for it.
  */
-function after(asked: Promise<unknown>, log: SessionLog): { append(entry: NewSessionEntry): Promise<unknown> } {
+function after(asked: Promise<unknown>, log: SessionLog): { add(entry: NewSessionEntry): Promise<unknown> } {
   let stored = false
   asked.then(() => { stored = true }, () => {})
   return {
-    append: (entry) => {
+    add: (entry) => {
       const appended = log.append(entry)
       // One reaction, not a Promise.all: every call of the batch is logged while the message is on
       // its way, and a store that acknowledges in order has acknowledged the message by then.

@@ -20,8 +20,11 @@ export class CommitCursor<T> {
   private settled: Promise<void> | undefined
   private onSettled: (() => void) | undefined
 
-  /** `commit` appends one item durably; a rejection is passed to `onError` and stops the cursor. */
-  constructor(size: number, private readonly commit: (index: number, item: T) => Promise<unknown>,
+  /**
+   * `commit` appends one item durably: a promise that resolves once it is durable, or undefined
+   * when it is durable already; a rejection (or a throw) is passed to `onError` and stops the cursor.
+   */
+  constructor(size: number, private readonly commit: (index: number, item: T) => Promise<unknown> | undefined,
     private readonly onError: (error: unknown) => void) {
     this.items = new Array(size)
     this.acked = new Array(size).fill(false)
@@ -44,12 +47,16 @@ export class CommitCursor<T> {
       const at = this.next++
       const ready = this.items[at] as T
       this.items[at] = undefined
-      let committed: Promise<unknown>
+      let committed: Promise<unknown> | undefined
       try {
         committed = this.commit(at, ready)
       } catch (error) {
         this.failed(error)
         return
+      }
+      if (committed === undefined) {
+        this.acknowledge(at)
+        continue
       }
       this.pending++
       committed.then(() => this.settle(at, true), (error: unknown) => {
@@ -64,6 +71,11 @@ export class CommitCursor<T> {
     this.stopped = true
   }
 
+  /** Whether an issued commit still waits for the store. */
+  get waiting(): boolean {
+    return this.pending > 0
+  }
+
   /** Resolves when no issued commit is still waiting for the store. */
   drained(): Promise<void> {
     if (this.pending === 0) return Promise.resolve()
@@ -72,14 +84,16 @@ export class CommitCursor<T> {
 
   private settle(index: number, ok: boolean): void {
     this.pending--
-    if (ok) {
-      this.acked[index] = true
-      while (this.acknowledged < this.acked.length && this.acked[this.acknowledged]) this.acknowledged++
-    }
+    if (ok) this.acknowledge(index)
     if (this.pending > 0) return
     const resolve = this.onSettled
     this.settled = this.onSettled = undefined
     resolve?.()
+  }
+
+  private acknowledge(index: number): void {
+    this.acked[index] = true
+    while (this.acknowledged < this.acked.length && this.acked[this.acknowledged]) this.acknowledged++
   }
 
   /** A commit failed: nothing more is issued, and the owner is told (once). */

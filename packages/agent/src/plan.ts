@@ -120,11 +120,12 @@ function planned(call: ToolCall, index: number, { owners, duplicated }: Ids, too
   // An object handed over nested too deep: the kernel refuses it too.
   if (refs === undefined) return asSent(call, index)
   if (refs.length > 0) ids = ids.concat(refs)
-  const deps = new Set<number>()
+  // Most calls depend on nothing: no set to build.
+  const deps = ids.length === 0 ? undefined : new Set<number>()
   for (const id of ids) {
     if (duplicated.has(id)) invalid ??= `"${id}" names more than one call of this batch, so nothing can depend on it`
     else if (!owners.has(id)) invalid ??= `this call depends on "${id}", which is not a call of this batch; depend only on calls made in the same message`
-    else deps.add(owners.get(id)!)
+    else deps!.add(owners.get(id)!)
   }
   const hasRefs = refs.length > 0
   // A call whose arguments wait for other results is classified now when its tool's check
@@ -132,7 +133,7 @@ function planned(call: ToolCall, index: number, { owners, duplicated }: Ids, too
   const mode: Mode = hasRefs
     ? (tools.modeWithoutArguments(call.name) ?? 'pending')
     : tools.executionMode({ ...call, arguments: args })
-  return { index, call, args, hasRefs, deps: invalid ? [] : [...deps].sort((a, b) => a - b), dependents: [], mode, invalid }
+  return { index, call, args, hasRefs, deps: invalid || !deps ? [] : [...deps].sort((a, b) => a - b), dependents: [], mode, invalid }
 }
 
 /**

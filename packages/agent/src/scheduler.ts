@@ -37,7 +37,10 @@ const DURABLE = Promise.resolve()
 
 export type { BatchEnv, BatchOutcome } from './batch-env.js'
 
-/** Runs and commits the batch; resolves when every started call is final and committed. */
+/**
+ * Runs and commits the batch; resolves when every started call is final and its result's append
+ * issued (committed, `durable` says when acknowledged), or, for a parked or failed batch, settled.
+ */
 export function runBatch(calls: readonly ToolCall[], env: BatchEnv): Promise<BatchOutcome> {
   return new Batch(calls, env).run()
 }
@@ -82,13 +85,19 @@ class Batch implements SlotOwner {
       this.guard(() => this.begin())
       await this.finished
       if (!this.failure && !this.parked && this.env.close) this.guard(() => this.env.close!(this.slots.map((slot) => slot.result!)))
-      await this.cursor.drained()
+      if (this.failure || this.parked) await this.cursor.drained()
     } finally {
       signal?.removeEventListener('abort', onAbort)
     }
     if (this.failure) return { kind: 'failed', error: this.failure }
     if (this.parked) return { kind: 'parked', parked: [...this.parked.keys()].sort((a, b) => a - b).map((i) => this.parked!.get(i)!) }
-    return { kind: 'committed', results: this.slots.map((slot) => slot.result!) }
+    const results = this.slots.map((slot) => slot.result!)
+    if (!this.cursor.waiting) return { kind: 'committed', results }
+    const durable = this.cursor.drained().then(() => {
+      if (this.failure) throw this.failure
+    })
+    durable.catch(() => {}) // the agent awaits it before the run ends or the next calls run
+    return { kind: 'committed', results, durable }
   }
 
   private begin(): void {
@@ -182,13 +191,14 @@ class Batch implements SlotOwner {
       type: 'tool/call', turn: this.env.turn, index: slot.plan.index, call: { id: call.id, name: call.name, arguments: slot.args }, at: Date.now(),
     }
     if (slot.mode !== 'pending') entry.mode = slot.mode
-    let appended: Promise<unknown>
+    let appended: Promise<unknown> | undefined
     try {
-      appended = this.env.log.append(entry)
+      appended = this.env.log.add(entry)
     } catch (error) {
       return this.unlogged(slot, error)
     }
-    appended.then(() => this.durable(slot), (error) => this.unlogged(slot, error))
+    if (appended === undefined) slot.log = 'durable'
+    else appended.then(() => this.durable(slot), (error) => this.unlogged(slot, error))
   }
 
   /** The call's `tool/call` is durable: a call launched meanwhile runs now. */
@@ -401,13 +411,14 @@ class Batch implements SlotOwner {
     }
   }
 
-  private commit(index: number, result: ToolExecutionResult | null): Promise<unknown> {
+  /** Appends what call `index` commits: undefined when durable at once (nothing to commit, or the memory store). */
+  private commit(index: number, result: ToolExecutionResult | null): Promise<unknown> | undefined {
     const slot = this.slots[index]
-    if (result === null) return Promise.resolve()
-    if (slot.parked) return this.env.log.append(slot.request!)
+    if (result === null) return undefined
+    if (slot.parked) return this.env.log.add(slot.request!)
     const entry = resultEntry(this.env.turn, index, slot.plan.call.id, result, slot.timing, slot.plan.dependents.length > 0)
     entry.at = Date.now() // as the log would stamp it, but without it copying the entry to do so
-    return this.env.log.append(entry)
+    return this.env.log.add(entry)
   }
 
   private callOf(slot: Slot): ToolCall {

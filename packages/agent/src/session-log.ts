@@ -1,14 +1,18 @@
 /**
  * The agent's view of its session: the store, plus an in-memory mirror of its entries from
  * which the conversation is rebuilt. Every entry goes to the store first and reaches the
- * mirror only once the store holds it, so the agent never shows what the log does not have.
+ * mirror only once the store holds it. Entries appended and not yet acknowledged are kept
+ * aside (`issued`): the next model request may show them (`messages(true)`), as the agent
+ * asks the model while the sync covering a batch's results is still under way
+ * (docs/ARCHITECTURE.md, "Logging, abort, failure and crashes"); a run's outcome shows only
+ * the mirror.
  * Every entry it appends carries `at` (ms since the epoch): the time given, else the moment
  * `append` was called, so any store, and every entry (repairs included), gets one. What a
  * store loads is checked entry by entry (shape and `seq` order) before the agent uses any of
  * it, whichever store it is: a damaged session ends the run `error`, never a broken transcript.
  */
 import { deepFreeze, type Message, type SessionApprovals, type SessionRef } from '@rein/kernel'
-import type { NewSessionEntry, SessionEntry, SessionStore } from './session.js'
+import { inPlaceAppend, type NewSessionEntry, type SessionEntry, type SessionStore } from './session.js'
 import { ApprovalLedger } from './approval-entries.js'
 import { sessionEntryProblem } from './session-entry.js'
 import { PluginState } from './session-state.js'
@@ -28,6 +32,11 @@ export class SessionLog {
     throw error
   }))
 
+  // Appended, not yet acknowledged, in append order (a store numbers entries in that order).
+  private readonly issued = new Set<NewSessionEntry>()
+  // The memory store's append in place, when the store is one (docs/performance.md, "Memory appends in place").
+  private storeNow: ((entry: NewSessionEntry) => SessionEntry) | undefined
+
   /** What every call of this session carries as `exec.session`: the store's id and the plugins' state. */
   readonly session: SessionRef
 
@@ -42,6 +51,8 @@ export class SessionLog {
    * entry is not valid.
    */
   async open(afresh = false): Promise<void> {
+    // Read at each run: a store's `append` may have been wrapped since (tests observe appends so).
+    this.storeNow = inPlaceAppend(this.store)
     if (this.loaded && !afresh) return
     const entries = checked(await this.store.load())
     this.entries = entries.map((entry) => deepFreeze(entry))
@@ -52,23 +63,50 @@ export class SessionLog {
 
   /** Stamps `at` when missing, appends durably, then mirrors (kept in `seq` order whatever order appends resolve in). */
   append(entry: NewSessionEntry): Promise<SessionEntry> {
-    if (this.stateFailure) return Promise.reject(this.stateFailure)
-    const stamped = entry.at === undefined ? { ...entry, at: Date.now() } : entry
-    let appended: Promise<SessionEntry>
     try {
-      appended = Promise.resolve(this.store.append(stamped))
+      if (this.storeNow) return Promise.resolve(this.storeInPlace(entry))
+      return this.add(entry)!
     } catch (error) {
       return Promise.reject(error)
     }
-    // A `then`, not an await: the agent appends twice per call.
-    return appended.then((stored) => this.mirror(deepFreeze(stored)))
+  }
+
+  /**
+   * `append`, except that a store which stores an entry as it is called (the memory store) makes
+   * no promise: the entry is mirrored at once and `add` returns undefined (or throws what the
+   * store threw). The agent appends twice per call.
+   */
+  add(entry: NewSessionEntry): Promise<SessionEntry> | undefined {
+    if (this.storeNow) {
+      this.storeInPlace(entry)
+      return undefined
+    }
+    if (this.stateFailure) throw this.stateFailure
+    const stamped = stampedOf(entry)
+    const appended = Promise.resolve(this.store.append(stamped))
+    this.issued.add(stamped)
+    // A `then`, not an await.
+    return appended.then((stored) => {
+      this.issued.delete(stamped)
+      return this.mirror(deepFreeze(stored))
+    }, (error: unknown) => {
+      this.issued.delete(stamped)
+      throw error
+    })
+  }
+
+  private storeInPlace(entry: NewSessionEntry): SessionEntry {
+    if (this.stateFailure) throw this.stateFailure
+    return this.mirror(deepFreeze(this.storeNow!(stampedOf(entry))))
   }
 
   /** Keeps `stored` in the mirror, in `seq` order; returns it. */
   private mirror(stored: SessionEntry): SessionEntry {
     let at = this.entries.length
     while (at > 0 && this.entries[at - 1].seq > stored.seq) at--
-    this.entries.splice(at, 0, stored)
+    // A push when it goes last, as it almost always does: a splice makes an array each time.
+    if (at === this.entries.length) this.entries.push(stored)
+    else this.entries.splice(at, 0, stored)
     const turn = turnOf(stored)
     if (turn !== undefined && turn > this.highestTurn) this.highestTurn = turn
     return stored
@@ -84,10 +122,18 @@ export class SessionLog {
     return this.highestTurn
   }
 
-  /** The conversation, as the provider is shown it. */
-  messages(): Message[] {
-    return buildMessages(this.entries)
+  /**
+   * The conversation, as the provider is shown it: what the store acknowledged, and with
+   * `issued` also what is appended and not yet acknowledged (the next model request's view).
+   */
+  messages(issued = false): Message[] {
+    return buildMessages(issued && this.issued.size > 0 ? [...this.entries, ...this.issued] as SessionEntry[] : this.entries)
   }
+}
+
+/** `entry` with `at`: the time given, else now. */
+function stampedOf(entry: NewSessionEntry): NewSessionEntry {
+  return entry.at === undefined ? { ...entry, at: Date.now() } : entry
 }
 
 /** The entries a store loaded, once each is known to be valid and in `seq` order. */

@@ -115,23 +115,41 @@ export interface SessionStore {
  */
 export function memorySession(): SessionStore {
   const entries: SessionEntry[] = []
-  return {
+  const store = (entry: NewSessionEntry): SessionEntry => {
+    // Object.assign, not a spread: V8 gave each spread copy of an entry a hidden class of its
+    // own (a few hundred bytes apiece, kept for the whole session); assign shares them.
+    const stored = deepFreeze(Object.assign({}, entry, { seq: entries.length + 1 }) as SessionEntry)
+    entries.push(stored)
+    return stored
+  }
+  const session: SessionStore = {
     id: `memory:${randomUUID()}`,
     async load() {
       return JSON.parse(JSON.stringify(entries))
     },
     append(entry) {
-      // Object.assign, not a spread: V8 gave each spread copy of an entry a hidden class of its
-      // own (a few hundred bytes apiece, kept for the whole session); assign shares them.
       try {
-        const stored = deepFreeze(Object.assign({}, entry, { seq: entries.length + 1 }) as SessionEntry)
-        entries.push(stored)
-        return Promise.resolve(stored)
+        return Promise.resolve(store(entry))
       } catch (error) {
         return Promise.reject(error)
       }
     },
   }
+  inPlace.set(session, { append: session.append, store })
+  return session
+}
+
+// Each `memorySession()`'s append without a promise, for the agent's `SessionLog` (docs/performance.md, "Memory appends in place").
+const inPlace = new WeakMap<SessionStore, { append: SessionStore['append'], store: (entry: NewSessionEntry) => SessionEntry }>()
+
+/**
+ * The append of a store that stores an entry as it is called (a `memorySession()` whose `append`
+ * is still its own): it returns the stored entry, or throws; undefined for every other store.
+ * Internal to the agent.
+ */
+export function inPlaceAppend(store: SessionStore): ((entry: NewSessionEntry) => SessionEntry) | undefined {
+  const own = inPlace.get(store)
+  return own && store.append === own.append ? own.store : undefined
 }
 
 /**

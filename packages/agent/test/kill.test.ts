@@ -45,6 +45,8 @@ const points: [string, string | undefined][] = [
   ['tool-call:c3', 'c3'],
   ['after-body:c3', 'c3'],
   ['turn-end', undefined],
+  // Asked before the sync of the last result (c4) and the turn end: c4 ran, its result is lost, never rerun.
+  ['model-request:2', 'c4'],
 ]
 
 describe('a process killed with SIGKILL mid-batch', () => {
@@ -68,5 +70,7 @@ describe('a process killed with SIGKILL mid-batch', () => {
     if (inFlight && childKeys.has(inFlight)) expect(keys.get(inFlight)).toBe(childKeys.get(inFlight))
     if (point.startsWith('body:')) expect(childKeys.has(inFlight!)).toBe(true)
     if (!inFlight) expect([...codes.values()]).toEqual(['ok', 'ok', 'ok', 'ok'])
+    // Every call ran once, in the child; the resume ran none again.
+    if (point === 'model-request:2') expect(ran).toEqual(['c1', 'c2', 'c3', 'c4'])
   })
 })

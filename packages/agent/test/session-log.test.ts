@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { createAgent, memorySession, type NewSessionEntry, type SessionEntry, type SessionStore } from '../src/index.js'
+import { SessionLog } from '../src/session-log.js'
 import { kernelContext, scriptedAgent } from './helpers.js'
 
 /** A store whose `load` resolves `entries` as given, and which accepts no appends. */
@@ -36,5 +37,59 @@ describe('the agent loads any store through one check', () => {
     const outcome = await agent.run('go')
     expect(outcome).toMatchObject({ kind: 'error', messages: [] })
     expect(outcome.error?.message).toBe('the session store\'s load() did not resolve an array of entries')
+  })
+})
+
+describe('SessionLog appends', () => {
+  const user = (content: string): NewSessionEntry => ({ type: 'message', message: { role: 'user', content } })
+
+  it('takes a memory session\'s entry in place: no promise, mirrored at once, stored once', async () => {
+    const session = memorySession()
+    const log = new SessionLog(session)
+    await log.open()
+    expect(log.add(user('a'))).toBeUndefined()
+    expect(log.all.map((e) => e.seq)).toEqual([1])
+    expect(await log.append(user('b'))).toMatchObject({ seq: 2 })
+    expect((await session.load()).map((e) => e.seq)).toEqual([1, 2])
+  })
+
+  it('goes through a memory session\'s append once it was replaced (a wrapper sees every entry)', async () => {
+    const session = memorySession()
+    const seen: string[] = []
+    const own = session.append.bind(session)
+    session.append = (entry) => { seen.push(entry.type); return own(entry) }
+    const log = new SessionLog(session)
+    await log.open()
+    const appended = log.add(user('a'))
+    expect(appended).toBeInstanceOf(Promise)
+    await appended
+    expect(seen).toEqual(['message'])
+  })
+
+  it('shows an appended entry to the next model request before the store acknowledges it, never in the outcome\'s view, and drops it when it fails', async () => {
+    const acks: (() => void)[] = []
+    const fails: ((error: Error) => void)[] = []
+    let seq = 0
+    const session: SessionStore = {
+      id: 'slow',
+      load: async () => [],
+      append: (entry) => new Promise((resolve, reject) => {
+        acks.push(() => resolve({ ...entry, seq: ++seq } as SessionEntry))
+        fails.push(reject)
+      }),
+    }
+    const log = new SessionLog(session)
+    await log.open()
+    const first = log.add(user('a'))!
+    expect(log.messages()).toEqual([])
+    expect(log.messages(true)).toEqual([{ role: 'user', content: 'a' }])
+    acks[0]!()
+    await first
+    expect(log.messages()).toEqual([{ role: 'user', content: 'a' }])
+    const second = log.add(user('b'))!
+    expect(log.messages(true)).toHaveLength(2)
+    fails[1]!(new Error('the disk is full'))
+    await expect(second).rejects.toThrow('the disk is full')
+    expect(log.messages(true)).toEqual([{ role: 'user', content: 'a' }])
   })
 })

@@ -114,8 +114,10 @@ export interface CallEndEvent extends RunFacts {
 }
 
 /**
- * A batch is over: its results are committed (`failed`: the scheduler stopped, see the run's
- * error; `parked`: calls wait for approval, the run ends `awaiting-approval`).
+ * A batch is over: every call has its result, appended in model order with the turn's end
+ * (`committed`; their sync may still be under way as the model is asked again, and the run ends
+ * `error` should it fail), or `failed` (the scheduler stopped, see the run's error) or `parked`
+ * (calls wait for approval, the run ends `awaiting-approval`).
  */
 export interface TurnEndEvent extends RunFacts {
   turn: number
