@@ -16,7 +16,7 @@ import { missingServicesOf, startupProblemOf, startupProblems, type Provider, ty
 import type { Agent, SessionStore } from '@rein/agent'
 import { compileOnFirstUse } from './schema-shape.js'
 import { compileSimpleFirst } from './simple-schema.js'
-import { importAgentModule, lazyAgent, type AgentForOptions, type AgentPlan } from './agent.js'
+import { agentModuleFor, lazyAgent, type AgentForOptions, type AgentPlan } from './agent.js'
 import type { EntryConfig } from './config.js'
 import { ConfigError, ConfigErrors, formatLocation, LoaderCodes, ValueProblem, type LoaderCode, type Location } from './errors.js'
 import type { PluginModule } from './modules.js'
@@ -50,7 +50,7 @@ export interface HarnessPlan {
   problems: readonly ConfigError[]
   /** The provider, or undefined for none. Throws `ConfigError`. */
   provider(): Promise<Provider | undefined>
-  /** How the agents are built on first use; `@rein/agent` is imported only for a harness that can build one (`agent.ts`). */
+  /** How the agents are built on first use (`agent.ts`). */
   agent: Omit<AgentPlan, 'ctx' | 'provider' | 'module'>
   /** How long each entry's module may take to load, and then its `apply` to finish. */
   startup: StartupDeadline
@@ -106,8 +106,7 @@ export interface BuiltHarness {
 
 /** Builds the harness of `plan`. Throws `ConfigErrors` with every problem, after stopping what it started. */
 export async function buildHarness(plan: HarnessPlan): Promise<BuiltHarness> {
-  // `@rein/agent` loads while the entries are applied, when the provider says an agent can be built.
-  const providing = plan.provider().then(async (value) => ({ value, module: await importAgentModule(value, plan.agent.inspectOnly === true) }))
+  const providing = plan.provider().then((value) => ({ value, module: agentModuleFor(value, plan.agent.inspectOnly === true) }))
   const [provider, built] = await Promise.allSettled([providing, applyEntries(plan.entries, plan.agent.inspectOnly === true, plan.startup)])
   if (built.status === 'rejected') throw built.reason
   const { ctx, applied, placed, problems, warnings } = built.value
