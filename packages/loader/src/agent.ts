@@ -8,19 +8,18 @@
  * Context, each time it is called: how one loaded harness runs many sessions (a queue worker).
  * A session the loader opened from the file's `session` path is closed with the harness.
  *
- * `@rein/agent` (one bundle) is imported with the loader, statically: imported while a harness
- * was built, it was fetched and compiled only after the plugins were applied, and a cold
- * `createHarness` waited for it (docs/performance.md, the cold start). `agentModuleFor` gives it
- * to a harness that can build an agent: one with a provider, not loaded `inspectOnly`.
- * `harness.agent` and `agentFor(session)` are synchronous (a getter, and a call a worker makes
- * per run) and stay so. A harness without a provider never needs the module (`.agent` throws
- * "no provider" first); `rein chains` and `rein check`, which never build an agent (and chains
- * passes a stand-in provider), say so with `inspectOnly`.
+ * `@rein/agent` itself (one bundle) is imported by `importAgentModule`, while the
+ * harness is built, and only when the harness can build an agent: it has a provider and was not
+ * loaded `inspectOnly`. It is not imported on first use instead because `harness.agent` and
+ * `agentFor(session)` are synchronous (a getter, and a call a worker makes per run) and stay so:
+ * an import is asynchronous. A harness without a provider never needs the module (`.agent`
+ * throws "no provider" first); `rein chains` and `rein check`, which never build an agent (and
+ * chains passes a stand-in provider), say so with `inspectOnly` and do not load it either.
  */
 import type { Context } from 'cordis'
 import type { Provider } from '@rein/kernel'
 import { createRedactor } from '@rein/redact'
-import { createAgent, jsonlSession, redactedSession, type Agent, type SessionStore } from '@rein/agent'
+import type { Agent, SessionStore } from '@rein/agent'
 import type { AgentSettings } from './config.js'
 import { ConfigError, LoaderCodes } from './errors.js'
 import type { PromptSources } from './examples.js'
@@ -30,12 +29,13 @@ import { systemPrompt } from './system-prompt.js'
 export type AgentModule = Pick<typeof import('@rein/agent'), 'createAgent' | 'jsonlSession' | 'redactedSession'>
 
 /**
- * `@rein/agent`'s builders when a harness with `provider` can build an agent (there is one, and
- * the harness is not `inspectOnly`); else undefined. Called once per harness by `buildHarness`,
- * as the provider is resolved; changes nothing.
+ * Imports `@rein/agent` when a harness with `provider` can build an agent (there is one, and
+ * the harness is not `inspectOnly`); else resolves undefined without loading it. Called once
+ * per harness by `buildHarness`, as the provider is resolved; changes nothing else.
  */
-export function agentModuleFor(provider: Provider | undefined, inspectOnly: boolean): AgentModule | undefined {
+export async function importAgentModule(provider: Provider | undefined, inspectOnly: boolean): Promise<AgentModule | undefined> {
   if (provider === undefined || inspectOnly) return undefined
+  const { createAgent, jsonlSession, redactedSession } = await import('@rein/agent')
   return { createAgent, jsonlSession, redactedSession }
 }
 
@@ -55,7 +55,7 @@ export interface AgentPlan {
   prompt?: PromptSources
   /** Loaded to be inspected only (`rein chains`, `rein check`): no agent is ever built. */
   inspectOnly?: boolean
-  /** `@rein/agent`, from `agentModuleFor`: undefined when there is no provider or `inspectOnly`. */
+  /** `@rein/agent`, from `importAgentModule`: undefined when there is no provider or `inspectOnly`. */
   module: AgentModule | undefined
 }
 

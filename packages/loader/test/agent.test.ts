@@ -5,7 +5,7 @@ import * as kernel from '@rein/kernel'
 import type { Provider } from '@rein/kernel'
 import { describe, expect, it, vi } from 'vitest'
 import * as agentModule from '@rein/agent'
-import { agentModuleFor, lazyAgent, type AgentPlan } from '../src/agent.js'
+import { importAgentModule, lazyAgent, type AgentPlan } from '../src/agent.js'
 import { project } from './helpers.js'
 
 async function plan(overrides: Partial<AgentPlan>, generate = vi.fn(async () => ({ role: 'assistant' as const, content: 'ok' }))): Promise<AgentPlan> {
@@ -83,15 +83,15 @@ describe('lazyAgent', () => {
   })
 })
 
-describe('agentModuleFor', () => {
+describe('importAgentModule', () => {
   const provider: Provider = { generate: async () => ({ role: 'assistant', content: 'ok' }) }
 
-  it('gives createAgent, jsonlSession and redactedSession when an agent can be built', () => {
-    expect(agentModuleFor(provider, false)).toEqual({ createAgent: agentModule.createAgent, jsonlSession: agentModule.jsonlSession, redactedSession: agentModule.redactedSession })
+  it('gives createAgent, jsonlSession and redactedSession when an agent can be built', async () => {
+    expect(await importAgentModule(provider, false)).toEqual({ createAgent: agentModule.createAgent, jsonlSession: agentModule.jsonlSession, redactedSession: agentModule.redactedSession })
   })
 
-  it('gives nothing without a provider or for an inspectOnly harness', () => {
-    expect(agentModuleFor(undefined, false)).toBeUndefined()
-    expect(agentModuleFor(provider, true)).toBeUndefined()
+  it('gives nothing without a provider or for an inspectOnly harness', async () => {
+    expect(await importAgentModule(undefined, false)).toBeUndefined()
+    expect(await importAgentModule(provider, true)).toBeUndefined()
   })
 })
