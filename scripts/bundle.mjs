@@ -8,10 +8,11 @@
  * share their internals through chunks (`dist/src/bundle-<hash>.js`), and every bare import
  * (`@rein/*`, third-party, `node:`) stays an import: one copy of each package per process.
  *
- * cordis is the exception (docs/ARCHITECTURE.md, "One cordis for rein"): `@rein/kernel/cordis`
- * is cordis bundled whole — `@cordisjs/*`, cosmokit, schemastery, the logger's reggol — as one
- * module, and every package that depends on `@rein/kernel` imports cordis from there, so a
- * process running rein loads cordis as one file instead of about fifteen (five of them CommonJS).
+ * cordis is the exception (docs/ARCHITECTURE.md, "What `node` runs"): `@rein/kernel/cordis` is
+ * cordis bundled — `@cordisjs/*`, cosmokit, schemastery — as one module, and every package that
+ * depends on `@rein/kernel` imports cordis from there, so a process running rein loads cordis as
+ * one file instead of about fifteen (five of them CommonJS). Its logger, reggol, is the user's
+ * cordis' own (`sharedReggol`).
  *
  *   node scripts/bundle.mjs            every package (the root build, after tsc -b)
  *   node ../../scripts/bundle.mjs .    one package folder (its own build script, for turbo)
@@ -118,9 +119,8 @@ async function bundle({ name, dir, entries, sharesCordis }) {
 }
 
 /**
- * `dist/src/cordis.bundle.js` of `@rein/kernel`: cordis and everything it imports in one ES
- * module. Its CommonJS parts (reggol, schemastery, cosmokit's CommonJS build) `require` Node's
- * built-in modules, which an ES module has no `require` for: the banner gives it one.
+ * `dist/src/cordis.bundle.js` of `@rein/kernel`: cordis and everything it imports but reggol in
+ * one ES module (schemastery and cosmokit's CommonJS build included, wrapped by esbuild).
  */
 async function bundleCordis(dir) {
   await build({
@@ -132,7 +132,6 @@ async function bundleCordis(dir) {
     format: 'esm',
     platform: 'node',
     target: 'node20',
-    banner: { js: "import { createRequire as __reinRequire } from 'node:module'; const require = __reinRequire(import.meta.url);" },
     keepNames: false,
     sourcemap: 'linked',
     logLevel: 'warning',

@@ -1,1 +1,1 @@
-export * from 'cordis' // the cordis every rein package runs on: scripts/bundle.mjs makes its bundle cordis whole
+export * from 'cordis' // as rein's packages import it: scripts/bundle.mjs makes it one module, cordis.bundle.js (docs/ARCHITECTURE.md)
