@@ -11,7 +11,7 @@
  * cordis is the exception (docs/ARCHITECTURE.md, "What `node` runs"): `@rein/kernel/cordis` is
  * cordis bundled — `@cordisjs/*`, cosmokit, schemastery — as one module, and every package that
  * depends on `@rein/kernel` imports cordis from there, so a process running rein loads cordis as
- * one file instead of about fifteen (five of them CommonJS). Its logger, reggol, is the user's
+ * one file instead of twelve (six of them CommonJS). Its logger, reggol, is the user's
  * cordis' own (`sharedReggol`).
  *
  *   node scripts/bundle.mjs            every package (the root build, after tsc -b)
