@@ -8,6 +8,12 @@
  * share their internals through chunks (`dist/src/bundle-<hash>.js`), and every bare import
  * (`@rein/*`, third-party, `node:`) stays an import: one copy of each package per process.
  *
+ * cordis is the exception (docs/ARCHITECTURE.md, "What `node` runs"): `@rein/kernel/cordis` is
+ * cordis bundled — `@cordisjs/*`, cosmokit, schemastery — as one module, and every package that
+ * depends on `@rein/kernel` imports cordis from there, so a process running rein loads cordis as
+ * one file instead of twelve (six of them CommonJS). Its logger, reggol, is the user's
+ * cordis' own (`sharedReggol`).
+ *
  *   node scripts/bundle.mjs            every package (the root build, after tsc -b)
  *   node ../../scripts/bundle.mjs .    one package folder (its own build script, for turbo)
  *
@@ -21,6 +27,8 @@ import { build } from 'esbuild'
 const ROOT = dirname(dirname(fileURLToPath(import.meta.url)))
 const GROUPS = ['packages', 'plugins', 'apps', 'examples']
 const TYPES = /^\.\/dist\/src\/(.+)\.d\.ts$/
+/** The package and entry that carry the bundled cordis, and the specifier rein's bundles import it by. */
+const CORDIS = { package: '@rein/kernel', stem: 'cordis', specifier: '@rein/kernel/cordis' }
 
 /** Every package folder of the workspace, or the folders named on the command line. */
 function folders() {
@@ -48,7 +56,8 @@ function bundled() {
       }
       entries.push(stem)
     }
-    found.push({ name: manifest.name, dir, entries })
+    const needs = { ...manifest.dependencies, ...manifest.peerDependencies }
+    found.push({ name: manifest.name, dir, entries, sharesCordis: manifest.name === CORDIS.package || CORDIS.package in needs })
   }
   if (problems.length > 0) {
     process.stderr.write(`${problems.join('\n')}\n`)
@@ -57,15 +66,43 @@ function bundled() {
   return found
 }
 
+/** Makes `import … from 'cordis'` an import of `@rein/kernel/cordis` (kept external). */
+const toSharedCordis = {
+  name: 'shared-cordis',
+  setup(build) {
+    build.onResolve({ filter: /^cordis$/ }, () => ({ path: CORDIS.specifier, external: true }))
+  },
+}
+
+/**
+ * reggol (the logger behind `ctx.logger` and cordis' `Logger`) is not bundled: the bundle takes
+ * the very module the user's cordis loads, found from cordis' own folder, so that `Logger`'s
+ * settings (`Logger.targets`, `Logger.levels`) made through either reach both.
+ */
+const sharedReggol = {
+  name: 'shared-reggol',
+  setup(build) {
+    build.onResolve({ filter: /^reggol$/ }, () => ({ path: 'reggol', namespace: 'shared-reggol' }))
+    build.onLoad({ filter: /.*/, namespace: 'shared-reggol' }, () => ({
+      contents: "import { createRequire } from 'node:module'\n" +
+        "export default createRequire(createRequire(import.meta.url).resolve('cordis'))('reggol')\n",
+      loader: 'js',
+    }))
+  },
+}
+
 /** Bundles one package; removes the chunks of its previous bundle first. */
-async function bundle({ dir, entries }) {
+async function bundle({ name, dir, entries, sharesCordis }) {
   const out = join(dir, 'dist', 'src')
   if (existsSync(out)) {
     for (const name of readdirSync(out)) if (/^bundle-.*\.js(\.map)?$/.test(name)) rmSync(join(out, name))
   }
+  const carriesCordis = name === CORDIS.package && entries.includes(CORDIS.stem)
+  if (carriesCordis) await bundleCordis(dir)
+  const own = carriesCordis ? entries.filter((stem) => stem !== CORDIS.stem) : entries
   await build({
     absWorkingDir: dir,
-    entryPoints: entries.map((stem) => ({ in: `dist/src/${stem}.js`, out: `${stem}.bundle` })),
+    entryPoints: own.map((stem) => ({ in: `dist/src/${stem}.js`, out: `${stem}.bundle` })),
     outdir: 'dist/src',
     bundle: true,
     splitting: true,
@@ -75,6 +112,27 @@ async function bundle({ dir, entries }) {
     packages: 'external',
     chunkNames: 'bundle-[hash]',
     keepNames: false, // its __name() on every closure made the call path 1.5–2 × slower (docs/performance.md)
+    sourcemap: 'linked',
+    logLevel: 'warning',
+    plugins: sharesCordis ? [toSharedCordis] : [],
+  })
+}
+
+/**
+ * `dist/src/cordis.bundle.js` of `@rein/kernel`: cordis and everything it imports but reggol in
+ * one ES module (schemastery and cosmokit's CommonJS build included, wrapped by esbuild).
+ */
+async function bundleCordis(dir) {
+  await build({
+    plugins: [sharedReggol],
+    absWorkingDir: dir,
+    entryPoints: [{ in: `dist/src/${CORDIS.stem}.js`, out: `${CORDIS.stem}.bundle` }],
+    outdir: 'dist/src',
+    bundle: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    keepNames: false,
     sourcemap: 'linked',
     logLevel: 'warning',
   })

@@ -12,9 +12,8 @@ export interface KernelConfig {
   /** Milliseconds after the caller's signal aborts before a call that has not settled is given up on. */
   abandonAfterMs: number
   /**
-   * How a tool's JSON Schema becomes its validator at `register`: compiled by ajv at once
-   * (default), or as a process that only inspects a harness wants it (`compileOnFirstUse` from
-   * `@rein/loader`, for `rein chains` and `rein check`). A bad schema throws at `register` either way.
+   * How a tool's JSON Schema becomes its validator at `register`: by ajv at once (default), or as
+   * `@rein/loader` passes it (`compileOnFirstUse`, `compileSimpleFirst`); a bad schema throws at `register` either way.
    */
   compileSchema?: SchemaCompile
 }

@@ -8,7 +8,7 @@
  * Context, each time it is called: how one loaded harness runs many sessions (a queue worker).
  * A session the loader opened from the file's `session` path is closed with the harness.
  *
- * `@rein/agent` itself (some twenty module files) is imported by `importAgentModule`, while the
+ * `@rein/agent` itself (one bundle) is imported by `importAgentModule`, while the
  * harness is built, and only when the harness can build an agent: it has a provider and was not
  * loaded `inspectOnly`. It is not imported on first use instead because `harness.agent` and
  * `agentFor(session)` are synchronous (a getter, and a call a worker makes per run) and stay so:

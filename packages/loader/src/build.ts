@@ -106,9 +106,10 @@ export interface BuiltHarness {
 
 /** Builds the harness of `plan`. Throws `ConfigErrors` with every problem, after stopping what it started. */
 export async function buildHarness(plan: HarnessPlan): Promise<BuiltHarness> {
-  // `@rein/agent` loads while the entries are applied, when the provider says an agent can be built.
+  // `@rein/agent` loads while the entries load, when the provider says an agent can be built.
   const providing = plan.provider().then(async (value) => ({ value, module: await importAgentModule(value, plan.agent.inspectOnly === true) }))
-  const [provider, built] = await Promise.allSettled([providing, applyEntries(plan.entries, plan.agent.inspectOnly === true, plan.startup)])
+  const arrived = providing.then(() => {}, () => {})
+  const [provider, built] = await Promise.allSettled([providing, applyEntries(plan.entries, plan.agent.inspectOnly === true, plan.startup, arrived)])
   if (built.status === 'rejected') throw built.reason
   const { ctx, applied, placed, problems, warnings } = built.value
   if (provider.status === 'rejected' && !(provider.reason instanceof ConfigError)) {
@@ -146,12 +147,16 @@ type Prepared =
   | { kind: 'invalid', plan: EntryPlan, error: ConfigError }
 
 /**
- * Loads every entry in parallel, then applies them one by one on a new Context. An `apply` that
- * misses the deadline ends the applying: it may still be running, and cordis would wait for it
- * before starting anything else, so the entries after it are not applied.
+ * Loads every entry in parallel, then, once `arrived` (the provider and `@rein/agent`) has
+ * settled, applies them one by one on a new Context. Applying is a long run of promise
+ * reactions that keeps the event loop from the import's file reads, so a harness applied first
+ * waited for `@rein/agent` after its last entry (docs/performance.md, the cold start). An `apply`
+ * that misses the deadline ends the applying: it may still be running, and cordis would wait for
+ * it before starting anything else, so the entries after it are not applied.
  */
-async function applyEntries(plans: readonly EntryPlan[], inspectOnly: boolean, deadline: StartupDeadline) {
+async function applyEntries(plans: readonly EntryPlan[], inspectOnly: boolean, deadline: StartupDeadline, arrived: Promise<void>) {
   const prepared = rejectDuplicates(await Promise.all(plans.map((plan) => prepare(plan, deadline))))
+  await arrived
   const applied: AppliedEntry[] = []
   const placed: PlacedEntry[] = []
   const problems: ConfigError[] = []
