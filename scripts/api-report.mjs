@@ -72,6 +72,7 @@ export function reports() {
         }
         const type = checker.getTypeOfSymbolAtLocation(target, source)
         const text = checker.typeToString(type, undefined, flags).replace(/import\("[^"]*"\)\./g, '')
+          .replace(/import\("[^"]*\/node_modules\/(?:\.pnpm\/[^/]+\/node_modules\/)?((?:@[^/]+\/)?[^/]+)\/[^"]*"\)/g, 'import("$1")')
         lines.push(`${isType ? 'value+type' : 'value'} ${symbol.name}: ${text}`)
       }
     }
