@@ -11,6 +11,7 @@ const benches = [
   'packages/session-postgres/bench/session.mjs',
   'packages/queue/bench/fleet.mjs',
   'examples/standard-stack/bench/forced-gc.mjs',
+  'examples/standard-stack/bench/durable.mjs',
   'plugins/audit/bench/append.mjs',
   'packages/tool-run-code/bench/startup.mjs',
   'plugins/otel/bench/overhead.mjs',
