@@ -17,7 +17,7 @@ export type { ParkedCall, ApprovalsMode } from './approval-book.js'
 export { stateOf, PluginState } from './session-state.js'
 export { redactedSession, redactEntry, type TextRedactor } from './session-redact.js'
 export { parseSessionLog, readSession, SessionLogError, type SessionLogContents } from './session-file.js'
-export { sessionEntryProblem } from './session-entry.js'
+export { newEntryProblem, sessionEntryProblem } from './session-entry.js'
 export { buildMessages, unanswered, type Unanswered } from './transcript.js'
 export { DEPENDS_ON, referencedIds } from './references.js'
 export type {

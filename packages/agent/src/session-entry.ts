@@ -32,7 +32,10 @@ export function sessionEntryProblem(value: unknown, previousSeq?: number): strin
   return shapeProblem(value)
 }
 
-/** What is wrong with an entry about to be appended (its `seq` is the store's to assign). */
+/**
+ * What is wrong with an entry about to be appended (its `seq` is the store's to assign), or
+ * undefined: a store asks it before writing, so that it never stores what a load would refuse.
+ */
 export function newEntryProblem(value: unknown): string | undefined {
   if (!isObject(value)) return `entry is ${describe(value)}, expected an object with "type"`
   return shapeProblem(value)

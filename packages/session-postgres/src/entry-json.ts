@@ -22,7 +22,8 @@ const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[
 export function entryColumns(entry: object): EntryColumns {
   // An entry being appended has no `seq`: only one that has one is copied to leave it out.
   const text = JSON.stringify('seq' in entry ? withoutSeq(entry) : entry)
-  if (!UNSTORABLE.test(text)) return { entry: text, entryText: null }
+  // Every escape it looks for starts `\u`, which JSON text of ordinary values rarely holds.
+  if (!text.includes('\\u') || !UNSTORABLE.test(text)) return { entry: text, entryText: null }
   return { entry: JSON.stringify(storable(JSON.parse(text))), entryText: text }
 }
 

@@ -12,7 +12,7 @@
  * a later `load` or `append` rejects (`SESSION_WRITE_FAILED`, "the store is closed") instead of
  * opening the session again behind its owner's back.
  */
-import { sessionEntryProblem, type NewSessionEntry, type SessionEntry, type SessionStore } from '@rein/agent'
+import { newEntryProblem, type NewSessionEntry, type SessionEntry, type SessionStore } from '@rein/agent'
 import { entryColumns, type EntryColumns } from './entry-json.js'
 import { PostgresSessionError, connectionLost, sessionName, storeClosed, writeFailed } from './errors.js'
 import { settingsOf, type PostgresSessionOptions, type Settings } from './options.js'
@@ -169,7 +169,8 @@ export function postgresSession(options: PostgresSessionOptions): PostgresSessio
 
 /** `entry` as its columns, or the `ENTRY_INVALID` error saying why it cannot be stored (it could not be read back). */
 function checkedColumns(entry: NewSessionEntry, id: string): EntryColumns | PostgresSessionError {
-  let problem = sessionEntryProblem(typeof entry === 'object' && entry !== null ? { ...entry, seq: 1 } : entry)
+  // Not `sessionEntryProblem` of a copy with a `seq`: checking a spread copy took 2-3 µs per entry, the entry itself 0.1-0.4.
+  let problem = newEntryProblem(entry)
   if (problem === undefined) {
     try {
       return entryColumns(entry)

@@ -2,9 +2,9 @@ import pg from 'pg'
 import { describe, expect, it } from 'vitest'
 import type { Context } from 'cordis'
 import { TOOL_OUTCOME_UNKNOWN, defineTool, type ToolExec, type ToolExecutionResult } from '@rein/kernel'
-import { createAgent, redactedSession } from '@rein/agent'
+import { createAgent, redactedSession, type NewSessionEntry } from '@rein/agent'
 import { callMessage, createGate, scripted, testSessionStore, toolCall, validateTranscript, withKernel } from '@rein/testing'
-import { migrate, postgresSession } from '../src/index.js'
+import { migrate, postgresSession, type PostgresSessionError } from '../src/index.js'
 import { TABLE, describeWithPostgres, killWriter, newId, storedEntries } from './helpers.js'
 
 describeWithPostgres('postgresSession', (db) => {
@@ -109,6 +109,18 @@ describeWithPostgres('postgresSession', (db) => {
     const call = { type: 'tool/call' as const, turn: 1, index: 0, call: { id: 'c1', name: 'n', arguments: { big: 1n } } }
     await expect(store.append(call)).rejects.toThrow(
       `session entry not appended to postgres session "${id}": it cannot be written as JSON (Do not know how to serialize a BigInt)`)
+    expect((await store.append({ type: 'turn/end', turn: 1, outcome: 'committed' })).seq).toBe(1)
+    await store.close()
+  })
+
+  it('refuses an entry a load would refuse, naming the field, storing nothing and going on', async () => {
+    const id = newId()
+    const store = postgresSession({ connectionString: db().server.url, id })
+    const broken = { type: 'tool/call', turn: 1, index: 0, call: { id: 'c1', name: 7, arguments: {} } } as unknown as NewSessionEntry
+    const refused = await store.append(broken).then(() => undefined, (error: PostgresSessionError) => error)
+    expect(refused?.code).toBe('ENTRY_INVALID')
+    expect(refused?.message).toMatch(new RegExp(`^session entry not appended to postgres session "${id}": "call\\.name" must be a string`))
+    await expect(store.append(null as unknown as NewSessionEntry)).rejects.toThrow('entry is null, expected an object with "type"')
     expect((await store.append({ type: 'turn/end', turn: 1, outcome: 'committed' })).seq).toBe(1)
     await store.close()
   })
