@@ -12,6 +12,7 @@ const benches = [
   'packages/queue/bench/fleet.mjs',
   'examples/standard-stack/bench/forced-gc.mjs',
   'examples/standard-stack/bench/durable.mjs',
+  'examples/standard-stack/bench/per-plugin.mjs',
   'plugins/audit/bench/append.mjs',
   'packages/tool-run-code/bench/startup.mjs',
   'plugins/otel/bench/overhead.mjs',
