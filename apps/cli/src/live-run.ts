@@ -6,6 +6,7 @@
  */
 import type { RunOutcome } from '@rein/agent'
 import type { Harness } from '@rein/loader'
+import { waitingCalls } from './approval/pending.js'
 import { ExitCodes } from './exit-codes.js'
 import { exitNow, interrupts, println, type Io } from './io.js'
 import { attachProgress } from './progress/reporter.js'
@@ -62,7 +63,7 @@ function report(outcome: RunOutcome, io: Io, view: ProgressView): number {
       return ExitCodes.OK
     }
     case 'aborted': {
-      const waiting = outcome.approvals?.length ?? 0
+      const waiting = waitingCalls(outcome)?.length ?? 0
       const parked = waiting === 0 ? '' : `; ${waiting} call${waiting === 1 ? '' : 's'} still wait${waiting === 1 ? 's' : ''} for approval`
       view.status(`aborted: every started call has its result${parked}; the session is valid and can be resumed`)
       return ExitCodes.INTERRUPTED

@@ -3,10 +3,19 @@
  * `rein approvals`, `rein submit`): per request its id, call, tool, reason, arguments (compact
  * JSON, clipped) and times, then the `rein approve` line that answers it. Output only.
  */
-import type { ParkedCall, PendingApproval } from '@rein/agent'
+import type { ParkedCall, PendingApproval, RunOutcome } from '@rein/agent'
 import { println, type Output } from '../io.js'
 import { clip } from '../progress/format.js'
 import { shellWord } from './session-source.js'
+
+/**
+ * The calls a run left waiting for approval: every one of an `awaiting-approval` run, or those
+ * an interrupt left parked; undefined when the run left none.
+ */
+export function waitingCalls(outcome: RunOutcome): readonly ParkedCall[] | undefined {
+  if (outcome.kind === 'awaiting-approval') return outcome.approvals ?? []
+  return outcome.approvals !== undefined && outcome.approvals.length > 0 ? outcome.approvals : undefined
+}
 
 /** A request as shown: what a run's outcome lists, plus the times `pendingApprovals` knows. */
 export type ShownRequest = ParkedCall & Partial<Pick<PendingApproval, 'requestedAt' | 'expiresAt' | 'expired'>>

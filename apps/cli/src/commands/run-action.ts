@@ -7,7 +7,7 @@ import { existsSync } from 'node:fs'
 import { relative, resolve } from 'node:path'
 import { APPROVE_MODES, type ApproveMode } from '../approval/contract.js'
 import type { ParkedCall } from '@rein/agent'
-import { printRequests } from '../approval/pending.js'
+import { printRequests, waitingCalls } from '../approval/pending.js'
 import { approvalPrompt, provideApprovalPrompt } from '../approval/provide.js'
 import { shellWord } from '../approval/session-source.js'
 import { stringOption, UsageError, type Parsed } from '../command.js'
@@ -59,7 +59,8 @@ export async function runTask(args: Parsed, io: Io): Promise<number> {
       return exitCode
     }
     // An interrupt can end a run with calls parked too: they wait all the same.
-    if (outcome.kind === 'awaiting-approval' || (outcome.approvals?.length ?? 0) > 0) reportParked(outcome.approvals ?? [], io, sessionFlags(args, sessionPath))
+    const waiting = waitingCalls(outcome)
+    if (waiting) reportParked(waiting, io, sessionFlags(args, sessionPath))
     if (args.values.summary) {
       for (const line of summaryLines(stats.summary(), createStyle(wantsColor(io.isTTY, io.env)))) println(io.stdout, line)
     }

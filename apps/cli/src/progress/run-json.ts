@@ -4,19 +4,20 @@
  * and its stats only, after the run; the shape is documented in the CLI README.
  */
 import type { RunOutcome } from '@rein/agent'
-import { requestJson } from '../approval/pending.js'
+import { requestJson, waitingCalls } from '../approval/pending.js'
 import type { RunStats } from './stats.js'
 
 /** The `--json` document of a finished run. */
 export function runJson(outcome: RunOutcome, stats: RunStats, session: string | undefined) {
   const last = outcome.messages.at(-1)
   const { outcomes, ...totals } = stats.summary()
+  const waiting = waitingCalls(outcome)
   return {
     ok: outcome.kind === 'completed',
     outcome: outcome.kind,
     answer: outcome.kind === 'completed' && last?.role === 'assistant' ? last.content : null,
     ...(outcome.kind === 'error' ? { problems: [{ message: outcome.error?.message ?? 'unknown error' }] } : {}),
-    ...(outcome.kind === 'awaiting-approval' || (outcome.approvals?.length ?? 0) > 0 ? { approvals: (outcome.approvals ?? []).map(requestJson) } : {}),
+    ...(waiting ? { approvals: waiting.map(requestJson) } : {}),
     session: session ?? null,
     calls: stats.records().map((r) => ({
       turn: r.turn,
