@@ -39,6 +39,10 @@ export function deadlineFor(config: Config, name: string, definition: ToolDefini
  */
 export function timeoutHandler(config: Config, definitionOf: (name: string) => ToolDefinition | undefined): ExecuteHandler {
   const groups = new DeadlineGroups(config.graceMs)
+  // The last call, held until the next one replaces it: like `DeadlineGroups.last` (measured on
+  // the peer bench, docs/performance.md "The retained batch"), else a full GC that finds no
+  // call alive makes V8 drop the code it optimized for `TimedCall`.
+  let last: TimedCall | undefined
   // Not async: a `then` chain keeps no frame on the heap per call.
   return (exec, next) => {
     const ms = deadlineFor(config, exec.name, definitionOf(exec.name))
@@ -62,7 +66,8 @@ export function timeoutHandler(config: Config, definitionOf: (name: string) => T
       restore(exec, caller, progress, watch)
       return Promise.reject(error)
     }
-    return new TimedCall(exec, caller, progress, watch, ms, inner).promise
+    last = new TimedCall(exec, caller, progress, watch, ms, inner)
+    return last.promise
   }
 }
 

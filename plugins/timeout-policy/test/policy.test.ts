@@ -1,4 +1,6 @@
 import { ABANDONED_NAMES, TOOL_TIMEOUT, ABORTED, type ToolExec } from '@rein/kernel'
+import { setFlagsFromString } from 'node:v8'
+import { runInNewContext } from 'node:vm'
 import fc from 'fast-check'
 import { afterEach, describe, expect, it, onTestFinished, vi } from 'vitest'
 import { ABANDONED, Config, DEFAULT_TIMEOUT_MS, deadlineFor } from '../src/index.js'
@@ -299,5 +301,23 @@ describe('calls that start together', () => {
 describe('the name of a given-up result', () => {
   it('is one the kernel lists, so retry and cache know the body may still be running', () => {
     expect(ABANDONED_NAMES.has(ABANDONED)).toBe(true)
+  })
+})
+
+describe('memory', () => {
+  it('keeps nothing of a finished call alive but the last one (which the next call lets go)', async () => {
+    setFlagsFromString('--expose-gc')
+    const gc = runInNewContext('gc') as () => void
+    const ctx = await harness({}, [tool('fresh', () => 'ok')])
+    const records: WeakRef<object>[] = []
+    for (const id of ['a', 'b', 'c']) {
+      const stages = { bodyStart() {} } // held by the call's record, which every view of its exec shares
+      records.push(new WeakRef(stages))
+      await ctx.tools.execute({ id, name: 'fresh', arguments: {} }, { stages })
+    }
+    await flush()
+    gc()
+    expect(records.map((ref) => ref.deref() !== undefined)).toEqual([false, false, true])
+    await ctx.stop()
   })
 })
