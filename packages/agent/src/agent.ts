@@ -12,6 +12,7 @@
 import { randomUUID } from 'node:crypto'
 import { setMaxListeners } from 'node:events'
 import type { Context } from 'cordis'
+import { serviceTarget } from '@rein/cordis-internals'
 import {
   type AssistantMessage, type ContentBlock, type Message, type Provider, type ToolCall, type ToolExecutionResult, type ToolService,
 } from '@rein/kernel'
@@ -127,6 +128,9 @@ export function createAgent(ctx: Context, options: AgentOptions): Agent {
     throw new Error('createAgent(ctx): ctx.tools is missing; call ctx.plugin(kernel) (from @rein/kernel) and await ctx.start() first')
   }
   const tools = batchTools(service)
+  // The service object itself for the loop's reads (`specs`, `abandonAfterMs`): each read through
+  // the traced service builds a shadow context and a proxy, about 15 µs (docs/performance.md, "Services read once").
+  const target = serviceTarget(service)
   const book = new ApprovalBook(settings.approvals, settings.approvalExpiresAfterMs)
   const log = new SessionLog(settings.session, book)
   let running = false
@@ -136,7 +140,7 @@ export function createAgent(ctx: Context, options: AgentOptions): Agent {
       if (running) throw new Error(`agent "${settings.name}" is already running; await the previous run() before starting another`)
       running = true
       try {
-        return await runLoop({ ctx, service, tools, log, book, settings }, input, runOptions.signal ?? runSignal())
+        return await runLoop({ ctx, service: target, tools, log, book, settings }, input, runOptions.signal ?? runSignal())
       } finally {
         running = false
       }
@@ -148,7 +152,7 @@ export function createAgent(ctx: Context, options: AgentOptions): Agent {
 
 interface LoopEnv {
   ctx: Context
-  /** The kernel's service, read once, and what batches use of it. */
+  /** The kernel's service, read once (the object behind `ctx.tools`: `serviceTarget`), and what batches use of it. */
   service: ToolService
   tools: BatchTools
   log: SessionLog

@@ -38,8 +38,12 @@ export function trackListeners(ctx: Context) {
  * function read from a service in a proxy whose `apply` trap copies the arguments on every
  * call. A member read from this object is the function itself; only for members that do not
  * read `this` (arrow functions), so that no caller's context is lost (docs/performance.md).
+ * Likewise the function behind a function argument such a proxied method was given (the
+ * kernel's `guard`): call it with `untraced(ctx)` as `this`, as its proxy would.
  */
 export function serviceTarget<T extends object>(service: T): T {
+  // Anything else (a guard that is not a function, say) is handed back as it is, for its caller to refuse.
+  if ((typeof service !== 'object' && typeof service !== 'function') || service === null) return service
   return (service as Record<symbol, T | undefined>)[ORIGINAL] ?? service
 }
 

@@ -4,8 +4,12 @@
  * even with no listener, so it builds an event only when someone listens. cordis has no public
  * way to ask, so this reads its lifecycle's `_hooks` table (updated in place), the one place
  * the agent relies on cordis beyond its documented API; `test/event-bus.test.ts` pins it.
+ * Both are read from the lifecycle behind cordis' tracing proxy: each property read through
+ * the proxy builds a shadow context and a proxy (about 60 µs per agent run in the peer bench's
+ * profile), and an emit with a name first (no `this` for the listeners) needs none of it.
  */
 import type { Context } from 'cordis'
+import { serviceTarget } from './cordis-internals.js'
 
 export interface EventBus {
   /** Whether emitting `name` now would reach a listener (`internal/event` watchers count too). */
@@ -16,10 +20,13 @@ export interface EventBus {
 
 /** `ctx`'s event bus, looked up once. */
 export function eventBus(ctx: Context): EventBus {
-  const lifecycle = ctx.lifecycle
-  const hooks = (lifecycle as unknown as { _hooks: Record<string, unknown[] | undefined> })._hooks
+  const lifecycle = serviceTarget(ctx.lifecycle) as unknown as {
+    _hooks: Record<string, unknown[] | undefined>
+    emit(name: string, ...args: unknown[]): void
+  }
+  const hooks = lifecycle._hooks
   return {
     listens: (name) => (hooks[name]?.length ?? 0) > 0 || (hooks['internal/event']?.length ?? 0) > 0,
-    emit: (name, ...args) => (lifecycle.emit as (name: string, ...args: unknown[]) => void)(name, ...args),
+    emit: (name, ...args) => lifecycle.emit(name, ...args),
   }
 }

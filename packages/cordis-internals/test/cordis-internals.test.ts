@@ -49,6 +49,22 @@ describe('cordis internals rein relies on', () => {
     expect(target.echo('x')).toBe('echo x')
     const plain = { n: 1 }
     expect(serviceTarget(plain)).toBe(plain)
+    for (const odd of [undefined, null, 3, 'text']) expect(serviceTarget(odd as unknown as object)).toBe(odd)
+  })
+
+  it('a function handed to a service method through a context arrives as a proxy of it; serviceTarget gives the function itself', async () => {
+    await started()
+    let given: unknown
+    class Keeper extends Service {
+      keep(fn: (value: string) => string) { given = fn }
+      constructor(ctx: Context) { super(ctx, 'keeper', true) }
+    }
+    ctx.plugin(Keeper)
+    await ctx.start()
+    const fn = (value: string) => `kept ${value}`
+    ;(ctx as unknown as { keeper: Keeper }).keeper.keep(fn)
+    expect(given).not.toBe(fn)
+    expect(serviceTarget(given as object)).toBe(fn)
   })
 
   it('a shadow object gives a handler its plugin context as this', async () => {

@@ -6,7 +6,7 @@
  */
 import { Context, Service } from 'cordis'
 import { Chains } from './chains.js'
-import { interceptListeners, pluginName, untraced } from '@rein/cordis-internals'
+import { interceptListeners, pluginName, serviceTarget, untraced } from '@rein/cordis-internals'
 import type { ChainEntry } from './compose.js'
 import type { ToolDefinition } from './define-tool.js'
 import type { HandOffHandler, HookName, OnionHooks, ResultObserver } from './hooks.js'
@@ -81,7 +81,7 @@ export class ToolService extends Service {
   /** Adds a guard for as long as the calling plugin lives. A guard returns a reason to deny, or undefined. */
   guard(guard: Guard): () => void {
     const { guards } = this[CORE]
-    const entry: ChainEntry<Guard> = { handler: guard, owner: untraced(this.ctx), plugin: pluginName(this.ctx) }
+    const entry: ChainEntry<Guard> = { handler: serviceTarget(guard), owner: untraced(this.ctx), plugin: pluginName(this.ctx) }
     return this.ctx.effect(() => {
       guards.push(entry)
       return () => {
