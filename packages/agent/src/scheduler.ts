@@ -17,7 +17,7 @@
  * already has: those calls never run again.
  */
 import {
-  ABORTED_BEFORE_DISPATCH, APPROVAL_PARKED, DEPENDENCY_FAILED, INVALID_PLAN, Messages, TOOL_DENIED, codeOf,
+  ABORTED_BEFORE_DISPATCH, APPROVAL_PARKED, DEPENDENCY_FAILED, INVALID_PLAN, Messages, TOOL_DENIED, codeOf, deepFreeze,
   type ExecuteOptions, type ExecutionMode, type Json, type ToolCall, type ToolExecutionResult,
 } from '@rein/kernel'
 import type { ParkedCall } from './approval-book.js'
@@ -188,12 +188,13 @@ class Batch implements SlotOwner {
     slot.log = 'pending'
     const call = slot.plan.call
     const entry: NewSessionEntry & { type: 'tool/call' } = {
-      type: 'tool/call', turn: this.env.turn, index: slot.plan.index, call: { id: call.id, name: call.name, arguments: slot.args }, at: Date.now(),
+      type: 'tool/call', turn: this.env.turn, index: slot.plan.index,
+      call: Object.freeze({ id: call.id, name: call.name, arguments: deepFreeze(slot.args) }), at: Date.now(),
     }
     if (slot.mode !== 'pending') entry.mode = slot.mode
     let appended: Promise<unknown> | undefined
     try {
-      appended = this.env.log.add(entry)
+      appended = this.env.log.add(entry, true)
     } catch (error) {
       return this.unlogged(slot, error)
     }
@@ -418,7 +419,7 @@ class Batch implements SlotOwner {
     if (slot.parked) return this.env.log.add(slot.request!)
     const entry = resultEntry(this.env.turn, index, slot.plan.call.id, result, slot.timing, slot.plan.dependents.length > 0)
     entry.at = Date.now() // as the log would stamp it, but without it copying the entry to do so
-    return this.env.log.add(entry)
+    return this.env.log.add(entry, true)
   }
 
   private callOf(slot: Slot): ToolCall {

@@ -12,7 +12,7 @@
  * it, whichever store it is: a damaged session ends the run `error`, never a broken transcript.
  */
 import { deepFreeze, type Message, type SessionApprovals, type SessionRef } from '@rein/kernel'
-import { inPlaceAppend, type NewSessionEntry, type SessionEntry, type SessionStore } from './session.js'
+import { inPlaceAppend, type InPlaceStore, type NewSessionEntry, type SessionEntry, type SessionStore } from './session.js'
 import { ApprovalLedger } from './approval-entries.js'
 import { sessionEntryProblem } from './session-entry.js'
 import { PluginState } from './session-state.js'
@@ -35,7 +35,7 @@ export class SessionLog {
   // Appended, not yet acknowledged, in append order (a store numbers entries in that order).
   private readonly issued = new Set<NewSessionEntry>()
   // The memory store's append in place, when the store is one (docs/performance.md, "Memory appends in place").
-  private storeNow: ((entry: NewSessionEntry) => SessionEntry) | undefined
+  private storeNow: InPlaceStore | undefined
 
   /** What every call of this session carries as `exec.session`: the store's id and the plugins' state. */
   readonly session: SessionRef
@@ -74,11 +74,12 @@ export class SessionLog {
   /**
    * `append`, except that a store which stores an entry as it is called (the memory store) makes
    * no promise: the entry is mirrored at once and `add` returns undefined (or throws what the
-   * store threw). The agent appends twice per call.
+   * store threw). The agent appends twice per call. `valuesFrozen`: every value of `entry` is
+   * deep-frozen already (`InPlaceStore`).
    */
-  add(entry: NewSessionEntry): Promise<SessionEntry> | undefined {
+  add(entry: NewSessionEntry, valuesFrozen = false): Promise<SessionEntry> | undefined {
     if (this.storeNow) {
-      this.storeInPlace(entry)
+      this.storeInPlace(entry, valuesFrozen)
       return undefined
     }
     if (this.stateFailure) throw this.stateFailure
@@ -95,9 +96,9 @@ export class SessionLog {
     })
   }
 
-  private storeInPlace(entry: NewSessionEntry): SessionEntry {
+  private storeInPlace(entry: NewSessionEntry, valuesFrozen = false): SessionEntry {
     if (this.stateFailure) throw this.stateFailure
-    return this.mirror(deepFreeze(this.storeNow!(stampedOf(entry))))
+    return this.mirror(deepFreeze(this.storeNow!(stampedOf(entry), valuesFrozen)))
   }
 
   /** Keeps `stored` in the mirror, in `seq` order; returns it. */

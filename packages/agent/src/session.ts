@@ -115,10 +115,11 @@ export interface SessionStore {
  */
 export function memorySession(): SessionStore {
   const entries: SessionEntry[] = []
-  const store = (entry: NewSessionEntry): SessionEntry => {
+  const store = (entry: NewSessionEntry, valuesFrozen = false): SessionEntry => {
     // Object.assign, not a spread: V8 gave each spread copy of an entry a hidden class of its
     // own (a few hundred bytes apiece, kept for the whole session); assign shares them.
-    const stored = deepFreeze(Object.assign({}, entry, { seq: entries.length + 1 }) as SessionEntry)
+    const copy = Object.assign({}, entry, { seq: entries.length + 1 }) as SessionEntry
+    const stored = valuesFrozen ? Object.freeze(copy) : deepFreeze(copy)
     entries.push(stored)
     return stored
   }
@@ -140,14 +141,22 @@ export function memorySession(): SessionStore {
 }
 
 // Each `memorySession()`'s append without a promise, for the agent's `SessionLog` (docs/performance.md, "Memory appends in place").
-const inPlace = new WeakMap<SessionStore, { append: SessionStore['append'], store: (entry: NewSessionEntry) => SessionEntry }>()
+const inPlace = new WeakMap<SessionStore, { append: SessionStore['append'], store: InPlaceStore }>()
+
+/**
+ * A memory store's append in place. `valuesFrozen`: the caller (the agent, for the `tool/call`
+ * and `tool/result` entries it builds: `resultEntry`, the scheduler's `logCall`) deep-froze
+ * every value of the entry, so only the stored copy itself is frozen, not walked again
+ * (docs/performance.md, "Entries built frozen").
+ */
+export type InPlaceStore = (entry: NewSessionEntry, valuesFrozen?: boolean) => SessionEntry
 
 /**
  * The append of a store that stores an entry as it is called (a `memorySession()` whose `append`
  * is still its own): it returns the stored entry, or throws; undefined for every other store.
  * Internal to the agent.
  */
-export function inPlaceAppend(store: SessionStore): ((entry: NewSessionEntry) => SessionEntry) | undefined {
+export function inPlaceAppend(store: SessionStore): InPlaceStore | undefined {
   const own = inPlace.get(store)
   return own && store.append === own.append ? own.store : undefined
 }
@@ -155,20 +164,22 @@ export function inPlaceAppend(store: SessionStore): ((entry: NewSessionEntry) =>
 /**
  * The `tool/result` entry for call `index` of `turn`: what the model is shown, its code, the
  * facts plugins recorded (`result.meta`) and, for a call this process ran, its `timing`; with
- * `keepValue`, a success's value (a later call of the batch references it).
+ * `keepValue`, a success's value (a later call of the batch references it). Every value of it
+ * is deep-frozen (in place, as storing it would: the kernel's results already are), so a memory
+ * store need not walk it (`InPlaceStore`).
  */
 export function resultEntry(turn: number, index: number, callId: string, result: ToolExecutionResult, timing?: CallTiming, keepValue = false): NewSessionEntry {
   const entry: NewSessionEntry & { type: 'tool/result' } = {
     type: 'tool/result', turn, index,
-    message: { role: 'tool', toolCallId: callId, content: result.content, isError: result.isError },
+    message: Object.freeze({ role: 'tool', toolCallId: callId, content: deepFreeze(result.content), isError: result.isError }),
   }
   const code = codeOf(result)
   if (code) entry.code = code
-  if (result.additionalContexts?.length) entry.additionalContexts = result.additionalContexts
+  if (result.additionalContexts?.length) entry.additionalContexts = deepFreeze(result.additionalContexts)
   if (!result.isError && result.concludesTurn) entry.concludesTurn = true
   if (result.isError && result.endsRun) entry.endsRun = true
-  if (timing) entry.timing = timing
-  if (result.meta && Object.keys(result.meta).length > 0) entry.meta = result.meta
-  if (keepValue && !result.isError) entry.value = result.value
+  if (timing) entry.timing = deepFreeze(timing)
+  if (result.meta && Object.keys(result.meta).length > 0) entry.meta = deepFreeze(result.meta)
+  if (keepValue && !result.isError) entry.value = deepFreeze(result.value)
   return entry
 }

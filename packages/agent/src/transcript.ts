@@ -11,18 +11,23 @@ const key = (turn: number, index: number) => `${turn}:${index}`
 
 /** The conversation recorded in `entries`. */
 export function buildMessages(entries: readonly SessionEntry[]): Message[] {
-  const results = new Map<string, ToolMessage>()
+  // Each turn's results by call index: asked per model request, so no string key is made per result.
+  const results = new Map<number, ToolMessage[]>()
   for (const entry of entries) {
-    if (entry.type === 'tool/result') results.set(key(entry.turn, entry.index), entry.message)
+    if (entry.type !== 'tool/result') continue
+    let turn = results.get(entry.turn)
+    if (turn === undefined) results.set(entry.turn, turn = [])
+    turn[entry.index] = entry.message
   }
   const messages: Message[] = []
   for (const entry of entries) {
     if (entry.type !== 'message') continue
     messages.push(entry.message)
     const calls = entry.message.role === 'assistant' ? entry.message.toolCalls ?? [] : []
-    if (entry.turn === undefined) continue
+    const turn = entry.turn === undefined ? undefined : results.get(entry.turn)
+    if (turn === undefined) continue
     for (let index = 0; index < calls.length; index++) {
-      const result = results.get(key(entry.turn, index))
+      const result = turn[index]
       if (result) messages.push(result)
     }
   }

@@ -3,7 +3,8 @@ import { describe, expect, it } from 'vitest'
 import type { Context } from 'cordis'
 import { MAX_ARGUMENT_DEPTH, defineTool, type ToolExec } from '@rein/kernel'
 import { callMessage, scripted, toolCall, validateTranscript } from '@rein/testing'
-import { createAgent, memorySession, type SessionEntry } from '../src/index.js'
+import { createAgent, memorySession, type NewSessionEntry, type SessionEntry } from '../src/index.js'
+import { SessionLog } from '../src/session-log.js'
 import { kernelContext, settle } from './helpers.js'
 
 /**
@@ -99,14 +100,33 @@ async function runBatch(spec: BatchSpec) {
   const ids = idsOf(spec)
   const calls = spec.calls.map((c, i) => toolCall(ids[i]!, 'work', argsOf(c)))
   const agent = createAgent(ctx, { provider: scripted([callMessage(calls)]), session, maxParallelToolCalls: spec.cap })
-  const outcome = await agent.run('go', { signal: controller.signal })
-  return { outcome, trace, entries: await session.load() }
+  // Every entry the scheduler says it built with its values frozen (so the memory store does not walk them).
+  const builtFrozen: NewSessionEntry[] = []
+  const add = SessionLog.prototype.add
+  SessionLog.prototype.add = function (entry, valuesFrozen) {
+    if (valuesFrozen) builtFrozen.push(entry)
+    return add.call(this, entry, valuesFrozen)
+  }
+  try {
+    const outcome = await agent.run('go', { signal: controller.signal })
+    return { outcome, trace, entries: await session.load(), builtFrozen }
+  } finally {
+    SessionLog.prototype.add = add
+  }
+}
+
+/** Whether `value` and everything inside it is frozen. */
+function frozenThrough(value: unknown): boolean {
+  if (typeof value !== 'object' || value === null) return true
+  return Object.isFrozen(value) && Object.values(value).every(frozenThrough)
 }
 
 const position = (trace: Mark[], kind: Mark['kind'], index: number) => trace.findIndex((m) => m.kind === kind && m.index === index)
 
-function check(spec: BatchSpec, { outcome, trace, entries }: Awaited<ReturnType<typeof runBatch>>) {
+function check(spec: BatchSpec, { outcome, trace, entries, builtFrozen }: Awaited<ReturnType<typeof runBatch>>) {
   const n = spec.calls.length
+  expect(builtFrozen.length).toBeGreaterThan(0)
+  for (const entry of builtFrozen) expect(Object.values(entry).every(frozenThrough), `${entry.type} of call #${(entry as { index?: number }).index}`).toBe(true)
   expect(['completed', 'aborted']).toContain(outcome.kind)
   expect(validateTranscript(outcome.messages)).toEqual([])
   const results = entries.filter((e): e is Extract<SessionEntry, { type: 'tool/result' }> => e.type === 'tool/result')
