@@ -56,7 +56,7 @@ function argumentsFrom(raw: unknown): Arguments {
   if (typeof raw === 'object' && raw !== null && ArgumentsMark.has(raw)) return { parsed: raw, snap: { ok: true, value: raw as Json } }
   const parsed = parseArguments(raw)
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return { parsed, snap: undefined }
-  return { parsed, snap: snapshot(parsed, { arguments: true }) }
+  return { parsed, snap: snapshot(parsed, { arguments: true, fresh: parsed !== raw }) }
 }
 
 /**

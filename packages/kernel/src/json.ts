@@ -19,12 +19,12 @@ export const MAX_ARGUMENT_DEPTH = 512
 export const DEPTH_PROBLEM = `arguments may not be nested more than ${MAX_ARGUMENT_DEPTH} levels deep`
 
 /**
- * Copies and deep-freezes `value` if it is lossless JSON; otherwise says where it is not; never
- * throws. A `__proto__` key stays own data of the copy; with `arguments: true` it is refused,
- * as is nesting deeper than `MAX_ARGUMENT_DEPTH`.
+ * Copies and deep-freezes `value` if it is lossless JSON, else says where it is not; never throws.
+ * A `__proto__` key stays own data of the copy; `arguments: true` refuses it, and nesting past
+ * `MAX_ARGUMENT_DEPTH`. `fresh`: JSON.parse's own new output, checked and frozen in place, not copied.
  */
-export function snapshot(value: unknown, options?: { arguments?: boolean }): Snapshot {
-  const refuseProto = options?.arguments === true
+export function snapshot(value: unknown, options?: { arguments?: boolean, fresh?: boolean }): Snapshot {
+  const refuseProto = options?.arguments === true, fresh = options?.fresh === true
   // A copy may hold a `__proto__` key as data, so arguments are always walked.
   if (!refuseProto && typeof value === 'object' && value !== null && CopyMark.has(value)) return { ok: true, value: value as Json }
   // A problem's path is pieced together on the way out (`trail`, innermost key first), not per key.
@@ -47,21 +47,21 @@ export function snapshot(value: unknown, options?: { arguments?: boolean }): Sna
           problem = () => DEPTH_PROBLEM
           return undefined
         }
-        if ((seen ??= new Set()).has(v)) {
+        if (!fresh && (seen ??= new Set()).has(v)) {
           problem = (path) => `${path || 'value'}: circular reference`
           return undefined
         }
         const proto = Object.getPrototypeOf(v)
         if (Array.isArray(v)) {
-          seen.add(v)
+          seen?.add(v)
           const length = v.length
-          const out: Json[] = new Array(length)
+          const out: Json[] = fresh ? v : new Array(length)
           for (let i = 0; i < length; i++) {
             const item = copy(v[i], depth + 1)
             if (item === undefined) return void (trail ??= []).push(String(i))
             out[i] = item
           }
-          seen.delete(v)
+          seen?.delete(v)
           Object.freeze(CopyMark.add(out))
           return out as Json
         }
@@ -70,8 +70,8 @@ export function snapshot(value: unknown, options?: { arguments?: boolean }): Sna
           problem = (path) => `${path || 'value'}: a ${kind} is not plain JSON`
           return undefined
         }
-        seen.add(v)
-        const out: { [key: string]: Json } = {}
+        seen?.add(v)
+        const out = (fresh ? v : {}) as { [key: string]: Json }
         for (const key of Object.keys(v)) {
           if (key === '__proto__' && refuseProto) {
             problem = (path) => path ? `${PROTO_KEY_PROBLEM} (found in ${path})` : PROTO_KEY_PROBLEM
@@ -82,7 +82,7 @@ export function snapshot(value: unknown, options?: { arguments?: boolean }): Sna
           if (key === '__proto__') Object.defineProperty(out, key, { value: item, enumerable: true, writable: true, configurable: true })
           else out[key] = item
         }
-        seen.delete(v)
+        seen?.delete(v)
         // The root of an arguments copy is what `execute` takes as it is (`arguments.ts`).
         if (refuseProto && depth === 1) ArgumentsMark.add(out)
         Object.freeze(CopyMark.add(out))

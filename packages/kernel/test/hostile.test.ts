@@ -189,3 +189,32 @@ describe('readArguments', () => {
     await ctx.stop()
   })
 })
+
+describe('arguments parsed from text are checked in place', () => {
+  /** Whether `value` and everything inside it is frozen. */
+  const frozenThrough = (value: unknown): boolean =>
+    typeof value !== 'object' || value === null || (Object.isFrozen(value) && Object.values(value).every(frozenThrough))
+  // Objects with `__proto__` keys (written as JSON escapes too) and nesting past the limit, beside plain JSON.
+  const text = fc.oneof(
+    fc.jsonValue().map((value) => JSON.stringify({ value })),
+    fc.jsonValue().map((value) => JSON.stringify({ value, list: [{ k: value }] }).replace('"k"', '"__proto__"')),
+    fc.jsonValue().map((value) => JSON.stringify({ a: [value] }).replace('"a"', '"\\u005f_proto__"')),
+    fc.integer({ min: MAX_ARGUMENT_DEPTH - 2, max: MAX_ARGUMENT_DEPTH + 2 }).map((n) => `{"x":${'['.repeat(n)}${']'.repeat(n)}}`),
+  )
+
+  it('answers what a copy would: the same problem, or the same value, frozen all the way down', () => {
+    fc.assert(fc.property(text, (raw) => {
+      const copied = snapshot(JSON.parse(raw), { arguments: true })
+      const parsed = JSON.parse(raw)
+      const inPlace = snapshot(parsed, { arguments: true, fresh: true })
+      expect(inPlace.ok).toBe(copied.ok)
+      if (!inPlace.ok || !copied.ok) {
+        expect(inPlace).toEqual(copied)
+      } else {
+        expect(inPlace.value).toBe(parsed)
+        expect(JSON.stringify(inPlace.value)).toBe(JSON.stringify(copied.value))
+        expect(frozenThrough(inPlace.value)).toBe(true)
+      }
+    }), { numRuns: 300 })
+  })
+})
