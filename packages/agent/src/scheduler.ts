@@ -32,7 +32,7 @@ import { substitute } from './references.js'
 import { resultEntry, type NewSessionEntry } from './session.js'
 import { Slot, type SlotOwner } from './slot.js'
 
-// Settled: a call whose entry is already durable runs in a reaction to it (no `queueMicrotask`: docs/performance.md).
+// Settled: calls whose entries are already durable run in a reaction to it (no `queueMicrotask`: docs/performance.md).
 const DURABLE = Promise.resolve()
 
 export type { BatchEnv, BatchOutcome } from './batch-env.js'
@@ -63,6 +63,8 @@ class Batch implements SlotOwner {
   /** The calls that parked, by index, and the lowest of them (no exclusive call after it starts). */
   private parked: Map<number, ParkedCall> | undefined
   private firstParked = Number.POSITIVE_INFINITY
+  // Calls launched with their entry durable at once, to run in one reaction, in launch order (`runDurable`).
+  private toRun: Array<() => void> = []
   private done!: () => void
   private readonly finished = new Promise<void>((resolve) => { this.done = resolve })
 
@@ -220,7 +222,8 @@ class Batch implements SlotOwner {
 
   /**
    * Runs the call once it is logged (or, given a `code`, has the kernel settle it with that
-   * code): at once when its entry is already durable (a reaction, not a call: this runs inside `pump`).
+   * code): at once when its entry is already durable (in a reaction, not a call: this runs inside
+   * `pump`; one reaction for every call launched before it runs, not one promise per call).
    */
   private launch(slot: Slot, code?: string, message?: string): void {
     const call = this.callOf(slot)
@@ -228,8 +231,16 @@ class Batch implements SlotOwner {
     const mode = slot.mode !== 'pending' ? slot.mode : undefined
     const run = () => this.logged(slot, call, mode, at, code, message)
     this.logCall(slot)
-    if (slot.log === 'durable') DURABLE.then(run)
-    else if (slot.log === 'pending') slot.run = run
+    if (slot.log === 'durable') {
+      if (this.toRun.push(run) === 1) DURABLE.then(this.runDurable)
+    } else if (slot.log === 'pending') slot.run = run
+  }
+
+  /** Runs the calls `launch` queued, in order; one that throws fails the batch, and the rest still run. */
+  private readonly runDurable = () => {
+    const runs = this.toRun
+    this.toRun = []
+    for (const run of runs) this.guard(run)
   }
 
   /** The `tool/call` entry is durable: announce the call, then settle it, or run it in its pre turn. */

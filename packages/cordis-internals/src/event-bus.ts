@@ -5,8 +5,8 @@
  * way to ask, so this reads its lifecycle's `_hooks` table (updated in place), the one place
  * the agent relies on cordis beyond its documented API; `test/event-bus.test.ts` pins it.
  * Both are read from the lifecycle behind cordis' tracing proxy: each property read through
- * the proxy builds a shadow context and a proxy (about 60 µs per agent run in the peer bench's
- * profile), and an emit with a name first (no `this` for the listeners) needs none of it.
+ * the proxy builds a shadow context and a proxy (a few µs, per agent run), and an emit with a
+ * name first (no `this` for the listeners) needs none of it.
  */
 import type { Context } from 'cordis'
 import { serviceTarget } from './cordis-internals.js'

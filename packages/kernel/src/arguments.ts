@@ -1,7 +1,7 @@
 /**
- * A call's arguments, read once: parsed, then copied and frozen as own data (`snapshot`), and
- * the copy marked so that a second reader takes that very object (`readArguments` for a
- * scheduler's planner, then `execute`) without parsing or copying it again. Nothing here throws.
+ * A call's arguments, read once: parsed, then checked and frozen as own data (`snapshot`: in
+ * place when parsed from text, else a copy), and marked so that a second reader takes that very
+ * object (`readArguments` for a scheduler's planner, then `execute`) without reading it again. Nothing here throws.
  */
 import { messageOf } from './hostile.js'
 import { DEPTH_PROBLEM, parseArguments, PROTO_KEY_PROBLEM, snapshot, type Snapshot } from './json.js'
@@ -12,7 +12,7 @@ import type { Json, ToolCall } from '@rein/types'
 
 /** The arguments of a call that has none the kernel can use. */
 export const EMPTY_ARGS: Readonly<Record<string, unknown>> = Object.freeze({})
-/** The arguments as the model sent them, parsed once and copied as own data only. */
+/** The arguments as the model sent them, parsed once, and as own data only (frozen). */
 export type Arguments = { parsed: unknown, snap: Snapshot | undefined }
 
 /** The problem of a call whose `arguments` property throws when read (a getter, a proxy). */

@@ -1,6 +1,6 @@
 /**
  * Lossless JSON snapshots: a tool's value and a call's arguments must survive a JSON round trip
- * unchanged; `snapshot` proves it by rebuilding them from plain parts, and freezes the copy.
+ * unchanged; `snapshot` proves it by rebuilding them from plain parts (or walking what JSON.parse made), and freezes them.
  */
 import { messageOf } from './hostile.js'
 import { ArgumentsMark, CopyMark } from './marks.js'
