@@ -12,7 +12,7 @@
 import { randomUUID } from 'node:crypto'
 import { setMaxListeners } from 'node:events'
 import type { Context } from 'cordis'
-import { serviceTarget } from '@rein/cordis-internals'
+import { serviceOf } from '@rein/cordis-internals'
 import {
   type AssistantMessage, type ContentBlock, type Message, type Provider, type ToolCall, type ToolExecutionResult, type ToolService,
 } from '@rein/kernel'
@@ -122,15 +122,13 @@ function runSignal(): AbortSignal {
 /** Creates an agent on a context that has `ctx.tools`. Throws at once on bad options. */
 export function createAgent(ctx: Context, options: AgentOptions): Agent {
   const settings = checkOptions(options)
-  // Read once: every read of a cordis service builds fresh tracing proxies.
-  const service = ctx.get('tools') as ToolService | undefined
+  // The service object itself, read once from cordis' table: `ctx.get` and every read through what
+  // it hands out build tracing proxies (docs/performance.md, "Services read once").
+  const service = serviceOf<ToolService>(ctx, 'tools')
   if (!service) {
     throw new Error('createAgent(ctx): ctx.tools is missing; call ctx.plugin(kernel) (from @rein/kernel) and await ctx.start() first')
   }
   const tools = batchTools(service)
-  // The service object itself for the loop's reads (`specs`, `abandonAfterMs`): each read through
-  // the traced service builds a shadow context and a proxy, about 15 µs (docs/performance.md, "Services read once").
-  const target = serviceTarget(service)
   const book = new ApprovalBook(settings.approvals, settings.approvalExpiresAfterMs)
   const log = new SessionLog(settings.session, book)
   let running = false
@@ -140,7 +138,7 @@ export function createAgent(ctx: Context, options: AgentOptions): Agent {
       if (running) throw new Error(`agent "${settings.name}" is already running; await the previous run() before starting another`)
       running = true
       try {
-        return await runLoop({ ctx, service: target, tools, log, book, settings }, input, runOptions.signal ?? runSignal())
+        return await runLoop({ ctx, service, tools, log, book, settings }, input, runOptions.signal ?? runSignal())
       } finally {
         running = false
       }
@@ -152,7 +150,7 @@ export function createAgent(ctx: Context, options: AgentOptions): Agent {
 
 interface LoopEnv {
   ctx: Context
-  /** The kernel's service, read once (the object behind `ctx.tools`: `serviceTarget`), and what batches use of it. */
+  /** The kernel's service, read once (the object behind `ctx.tools`: `serviceOf`), and what batches use of it. */
   service: ToolService
   tools: BatchTools
   log: SessionLog

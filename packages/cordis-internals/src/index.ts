@@ -5,6 +5,6 @@
  * it changes whenever cordis' internals do.
  */
 export {
-  untraced, serviceTarget, interceptListeners, scopeFacts, pluginRuntimes, onLifecycleChange, pluginName, type ScopeFacts,
+  untraced, serviceTarget, serviceOf, interceptListeners, scopeFacts, pluginRuntimes, onLifecycleChange, pluginName, type ScopeFacts,
 } from './cordis-internals.js'
 export { eventBus, type EventBus } from './event-bus.js'

@@ -3,7 +3,7 @@
 import { Context, Schema, Service } from 'cordis'
 import { afterEach, describe, expect, it } from 'vitest'
 import {
-  interceptListeners, onLifecycleChange, pluginName, pluginRuntimes, scopeFacts, serviceTarget, trackListeners, untraced,
+  interceptListeners, onLifecycleChange, pluginName, pluginRuntimes, scopeFacts, serviceOf, serviceTarget, trackListeners, untraced,
 } from '../src/cordis-internals.js'
 
 describe('cordis internals rein relies on', () => {
@@ -65,6 +65,27 @@ describe('cordis internals rein relies on', () => {
     ;(ctx as unknown as { keeper: Keeper }).keeper.keep(fn)
     expect(given).not.toBe(fn)
     expect(serviceTarget(given as object)).toBe(fn)
+  })
+
+  it('serviceOf reads the service table as ctx.get does (isolation included), without its proxies', async () => {
+    await started()
+    class Echo extends Service {
+      constructor(ctx: Context, readonly label: string) { super(ctx, 'echo', true) }
+    }
+    ctx.plugin({ name: 'shared', apply: (c: Context) => { c.plugin(class extends Echo { constructor(c: Context) { super(c, 'shared') } }) } })
+    let isolated: Context | undefined
+    ctx.plugin({ name: 'outer', apply: (c: Context) => {
+      isolated = c.isolate('echo')
+      isolated.plugin(class extends Echo { constructor(c: Context) { super(c, 'own') } })
+    } })
+    await ctx.start()
+    for (const where of [ctx, isolated!]) {
+      expect(serviceOf<Echo>(where, 'echo')).toBe(serviceTarget(where.get('echo') as Echo))
+    }
+    expect(serviceOf<Echo>(ctx, 'echo')!.label).toBe('shared')
+    expect(serviceOf<Echo>(isolated!, 'echo')!.label).toBe('own')
+    expect(serviceOf(ctx, 'missing')).toBeUndefined()
+    expect(serviceOf(ctx, 'constructor')).toBeUndefined()
   })
 
   it('a shadow object gives a handler its plugin context as this', async () => {
