@@ -4,7 +4,7 @@
  * object (`readArguments` for a scheduler's planner, then `execute`) without reading it again. Nothing here throws.
  */
 import { messageOf } from './hostile.js'
-import { DEPTH_PROBLEM, parseArguments, PROTO_KEY_PROBLEM, snapshot, type Snapshot } from './json.js'
+import { DEPTH_PROBLEM, parseArguments, parsedSnapshot, PROTO_KEY_PROBLEM, snapshot, type Snapshot } from './json.js'
 import { ArgumentsMark } from './marks.js'
 import type { Exec } from './exec.js'
 import type { Checked } from '@rein/schema'
@@ -56,7 +56,7 @@ function argumentsFrom(raw: unknown): Arguments {
   if (typeof raw === 'object' && raw !== null && ArgumentsMark.has(raw)) return { parsed: raw, snap: { ok: true, value: raw as Json } }
   const parsed = parseArguments(raw)
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return { parsed, snap: undefined }
-  return { parsed, snap: snapshot(parsed, { arguments: true, fresh: parsed !== raw }) }
+  return { parsed, snap: parsed !== raw ? parsedSnapshot(parsed) : snapshot(parsed, { arguments: true }) }
 }
 
 /**

@@ -73,9 +73,7 @@ function capped(text: string, limit: number): string {
   return `${text.slice(0, cut)}... (${text.length - cut} more characters)`
 }
 
-function isHighSurrogate(code: number): boolean {
-  return code >= 0xd800 && code <= 0xdbff
-}
+const isHighSurrogate = (code: number): boolean => code >= 0xd800 && code <= 0xdbff
 
 /** The fixed message texts of the table in DESIGN.md §2.1 (the model sees `Error: <message>`). */
 export const Messages = {

@@ -19,12 +19,16 @@ export const MAX_ARGUMENT_DEPTH = 512
 export const DEPTH_PROBLEM = `arguments may not be nested more than ${MAX_ARGUMENT_DEPTH} levels deep`
 
 /**
- * Copies and deep-freezes `value` if it is lossless JSON, else says where it is not; never throws.
- * A `__proto__` key stays own data of the copy; `arguments: true` refuses it, and nesting past
- * `MAX_ARGUMENT_DEPTH`. `fresh`: JSON.parse's own new output, checked and frozen in place, not copied.
+ * Copies and deep-freezes `value` if it is lossless JSON; otherwise says where it is not; never
+ * throws. A `__proto__` key stays own data of the copy; with `arguments: true` it is refused,
+ * as is nesting deeper than `MAX_ARGUMENT_DEPTH`.
  */
-export function snapshot(value: unknown, options?: { arguments?: boolean, fresh?: boolean }): Snapshot {
-  const refuseProto = options?.arguments === true, fresh = options?.fresh === true
+export const snapshot = (value: unknown, options?: { arguments?: boolean }): Snapshot => snapshotOf(value, options?.arguments === true, false)
+
+/** `snapshot` of arguments JSON.parse just made (no cycle, no accessor, no other holder): checked and frozen in place, not copied. */
+export const parsedSnapshot = (value: object): Snapshot => snapshotOf(value, true, true)
+
+function snapshotOf(value: unknown, refuseProto: boolean, fresh: boolean): Snapshot {
   // A copy may hold a `__proto__` key as data, so arguments are always walked.
   if (!refuseProto && typeof value === 'object' && value !== null && CopyMark.has(value)) return { ok: true, value: value as Json }
   // A problem's path is pieced together on the way out (`trail`, innermost key first), not per key.
@@ -124,9 +128,7 @@ export function deepFreeze<T>(value: T): T {
   return value
 }
 
-function isUnfrozen(value: unknown): value is object {
-  return typeof value === 'object' && value !== null && !Object.isFrozen(value)
-}
+const isUnfrozen = (value: unknown): value is object => typeof value === 'object' && value !== null && !Object.isFrozen(value)
 
 /** A model's raw arguments parsed: an object as is, `''` as `{}`, JSON parsed, else the text itself. */
 export function parseArguments(raw: unknown): unknown {
