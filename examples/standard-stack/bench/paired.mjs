@@ -1,0 +1,145 @@
+#!/usr/bin/env node
+// Two builds of rein side by side, in the peer benchmark's rhythm, to tell what a change did: in
+// `../shared/bench-peers` a row's median moves by half between processes of the same build, so
+// two runs of it cannot compare two builds. Here each process runs both builds, and the ratio is
+// taken within a process; as a build's own copy of the code still fares differently from one
+// process to the next, `--processes N` (default 4) processes run, the builds' order swapped
+// every other one, and the median ratio is printed beside each process's.
+// Each checkout (`--checkouts a,b`, each built) gets its own copy of every module (loaded from
+// its own folder), and three rows: kernel + agent, + the six standard plugins (`standardStack`),
+// and the same on a fresh JSONL session file per run. A step is one model request asking for 100
+// no-op calls (JSON arguments, a concurrency-safe async tool), then a text; the figure is µs per
+// call from the first request to the second, as the peer bench measures it. 20 warm-up steps per
+// row, then ROUNDS rounds in which every row of every checkout runs 15 steps after a forced full
+// GC, the order rotating round by round. Promise hooks are on (an `AsyncLocalStorage`, as
+// LangGraph and the OpenAI Agents SDK turn them on in the peer bench) unless `--no-hooks`.
+// Prints each row's median per checkout and, for two, the second over the first.
+// Usage: node --expose-gc examples/standard-stack/bench/paired.mjs --checkouts <before>,<after> [--no-hooks] [--rounds N] [--processes N]
+import { spawnSync } from 'node:child_process'
+import { AsyncLocalStorage } from 'node:async_hooks'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { createRequire } from 'node:module'
+import { loadavg, tmpdir } from 'node:os'
+import { dirname, join, resolve } from 'node:path'
+import { fileURLToPath, pathToFileURL } from 'node:url'
+
+if (!globalThis.gc) throw new Error('run with node --expose-gc')
+const argument = (name) => process.argv.includes(name) ? process.argv[process.argv.indexOf(name) + 1] : undefined
+const here = dirname(fileURLToPath(import.meta.url))
+const checkouts = (argument('--checkouts') ?? resolve(here, '../../..')).split(',').map((dir) => resolve(dir))
+const ROUNDS = Number(argument('--rounds') ?? 20)
+const CALLS = 100
+const PER_ROUND = 15
+const WARMUP = 20
+if (!process.argv.includes('--no-hooks')) new AsyncLocalStorage().enterWith({ bench: 'paired' })
+
+const dir = mkdtempSync(join(tmpdir(), 'rein-paired-'))
+const calls = Array.from({ length: CALLS }, (_, i) => ({ id: `call_${i}`, name: 'noop', arguments: JSON.stringify({ path: `src/file${i}.ts`, line: i }) }))
+const parameters = {
+  type: 'object', properties: { path: { type: 'string' }, line: { type: 'integer' } }, required: ['path', 'line'], additionalProperties: false,
+}
+
+/** The three rows of one checkout, each a function that runs one step and answers its µs per call. */
+async function rowsOf(checkout, n) {
+  const from = createRequire(join(checkout, 'examples/standard-stack/package.json'))
+  const load = (name) => import(pathToFileURL(from.resolve(name)).href)
+  const { Context } = await load('cordis')
+  const kernel = await load('@rein/kernel')
+  const { createAgent, jsonlSession } = await load('@rein/agent')
+  const { standardStack } = await import(pathToFileURL(join(checkout, 'examples/standard-stack/dist/src/index.bundle.js')).href)
+  const harness = async (plugins) => {
+    const ctx = new Context()
+    ctx.plugin(kernel)
+    await ctx.start()
+    if (plugins) {
+      standardStack(ctx, { audit: { file: join(dir, `audit-${n}.jsonl`) }, spill: { dir: join(dir, `spill-${n}`) } })
+      await ctx.start()
+    }
+    ctx.tools.register(kernel.defineTool({
+      name: 'noop', description: 'does nothing', parameters,
+      output: { schema: {}, render: (_args, value) => [{ type: 'text', text: JSON.stringify(value ?? null) }] },
+      isConcurrencySafe: () => true, execute: async () => 'ok',
+    }))
+    return ctx
+  }
+  let runs = 0
+  const step = (ctx, durable) => async () => {
+    const at = []
+    const provider = {
+      async generate(req) {
+        at.push(performance.now())
+        if (at.length === 1) return { role: 'assistant', content: '', toolCalls: calls }
+        if (req.messages.filter((m) => m.role === 'tool').length !== CALLS) throw new Error('the second request lacks results')
+        return { role: 'assistant', content: 'done' }
+      },
+    }
+    const session = durable ? jsonlSession(join(dir, `sessions-${n}`, `run-${++runs}.jsonl`)) : undefined
+    const outcome = await createAgent(ctx, { provider, maxParallelToolCalls: 10, ...(session ? { session } : {}) }).run('go')
+    await session?.close?.()
+    if (outcome.kind !== 'completed') throw new Error(`run ended ${outcome.kind}: ${outcome.error?.message ?? ''}`)
+    return (at[1] - at[0]) * 1000 / CALLS
+  }
+  const bare = await harness(false)
+  const full = await harness(true)
+  return [['kernel + agent', step(bare, false)], ['+ 6 plugins', step(full, false)], ['+ 6 plugins, JSONL session', step(full, true)]]
+}
+
+/** The middle value (the mean of the two middle ones for an even count). */
+const median = (values) => {
+  const sorted = [...values].sort((a, b) => a - b)
+  const middle = sorted.length >> 1
+  return sorted.length % 2 === 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
+}
+
+/** One process: every row of every checkout, in the rhythm above; prints the medians as JSON. */
+async function measure() {
+  const cases = []
+  for (const [n, checkout] of checkouts.entries()) {
+    for (const [row, run] of await rowsOf(checkout, n)) cases.push({ row, n, run, samples: [] })
+  }
+  for (const c of cases) for (let i = 0; i < WARMUP; i++) await c.run()
+  for (let round = 0; round < ROUNDS; round++) {
+    for (let j = 0; j < cases.length; j++) {
+      const c = cases[(j + round) % cases.length]
+      globalThis.gc()
+      for (let i = 0; i < PER_ROUND; i++) c.samples.push(await c.run())
+    }
+  }
+  console.log(JSON.stringify(cases.map((c) => ({ row: c.row, n: c.n, us: median(c.samples) }))))
+}
+
+if (process.argv.includes('--child')) {
+  try {
+    await measure()
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+} else {
+  rmSync(dir, { recursive: true, force: true })
+  const processes = Number(argument('--processes') ?? 4)
+  const before = loadavg()
+  // rows[row][n] = the medians of checkout n, one per process
+  const rows = new Map()
+  for (let p = 0; p < processes; p++) {
+    const order = p % 2 === 0 ? checkouts : [...checkouts].reverse()
+    const args = ['--expose-gc', fileURLToPath(import.meta.url), '--child', '--checkouts', order.join(','), '--rounds', String(ROUNDS),
+      ...(process.argv.includes('--no-hooks') ? ['--no-hooks'] : [])]
+    const child = spawnSync(process.execPath, args, { encoding: 'utf8', maxBuffer: 1 << 24 })
+    if (child.status !== 0) throw new Error(`a measuring process failed:\n${child.stderr}`)
+    for (const { row, n, us } of JSON.parse(child.stdout.trim().split('\n').at(-1))) {
+      const checkout = checkouts.indexOf(order[n])
+      if (!rows.has(row)) rows.set(row, checkouts.map(() => []))
+      rows.get(row)[checkout].push(us)
+    }
+  }
+  console.log(`paired: ${CALLS} no-op calls per step, µs per call request -> request, medians of ${ROUNDS} rounds × ${PER_ROUND} steps ` +
+    `in each of ${processes} processes${process.argv.includes('--no-hooks') ? '' : ', promise hooks on'}; ` +
+    `load average ${before.map((l) => l.toFixed(2)).join(' ')} -> ${loadavg().map((l) => l.toFixed(2)).join(' ')}`)
+  checkouts.forEach((checkout, n) => console.log(`  ${n + 1}: ${checkout}`))
+  for (const [row, figures] of rows) {
+    const each = figures.map((list, n) => `${n + 1}: ${list.map((us) => us.toFixed(1)).join(' ')}`).join('   ')
+    const ratios = figures.length === 2 ? figures[1].map((us, p) => us / figures[0][p]) : []
+    const ratio = ratios.length > 0 ? `   2 ÷ 1 ${ratios.map((r) => r.toFixed(2)).join(' ')}, median ${median(ratios).toFixed(2)}` : ''
+    console.log(`  ${row}\n    ${each}${ratio}`)
+  }
+}
