@@ -35,9 +35,9 @@ import { createAgent, jsonlSession, memorySession } from '@rein/agent'
 import { postgresSession } from '@rein/session-postgres'
 import { startPostgres, whyNoPostgres } from '@rein/testing'
 import { standardStack } from '../dist/src/index.js'
+import { CALLS, calls, noopHarness } from './noop-harness.mjs'
 
 if (!globalThis.gc) throw new Error('run with node --expose-gc')
-const CALLS = 100
 const WARMUP = 20
 const ROUNDS = 15
 const PER_ROUND = 3
@@ -45,12 +45,6 @@ const missing = whyNoPostgres()
 if (missing !== undefined) {
   console.log(`durable stack vs generateText: skipped, ${missing}`)
   process.exit(0)
-}
-
-// The calls the model asks for, as a model writes them (arguments as JSON text).
-const calls = Array.from({ length: CALLS }, (_, i) => ({ id: `call_${i}`, name: 'noop', arguments: JSON.stringify({ path: `src/file${i}.ts`, line: i }) }))
-const parameters = {
-  type: 'object', properties: { path: { type: 'string' }, line: { type: 'integer' } }, required: ['path', 'line'], additionalProperties: false,
 }
 
 // Every INSERT the PostgreSQL store sends: when it went out and when it was answered (every pg
@@ -99,21 +93,6 @@ async function aiSdkRun() {
   const whole = performance.now() - start
   if (text !== 'done') throw new Error(`generateText ended with ${JSON.stringify(text)}`)
   return { requests, whole }
-}
-
-/** A harness with the six standard plugins and the no-op tool; its audit file and spill store go in `dir`. */
-async function standardHarness(dir) {
-  const ctx = new Context()
-  ctx.plugin(kernel)
-  await ctx.start()
-  standardStack(ctx, { audit: { file: join(dir, 'audit.jsonl') }, spill: { dir: join(dir, 'spill') } })
-  await ctx.start()
-  ctx.tools.register(kernel.defineTool({
-    name: 'noop', description: 'does nothing', parameters,
-    output: { schema: {}, render: (_args, value) => [{ type: 'text', text: JSON.stringify(value ?? null) }] },
-    isConcurrencySafe: () => true, execute: async () => 'ok',
-  }))
-  return ctx
 }
 
 /** One rein run on `session` (loaded before the clock starts, closed after it stops). */
@@ -165,7 +144,7 @@ const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
 const perCall = (ms) => ms * 1000 / CALLS
 const before = loadavg()
 try {
-  const ctx = await standardHarness(dir)
+  const ctx = await noopHarness({ Context, kernel, standardStack }, { plugins: true, dir })
   for (let i = 0; i < WARMUP; i++) for (const row of rows) await row.run(ctx)
   for (let round = 0; round < ROUNDS; round++) {
     // Each round starts from another row, so that no row always runs right after the same one.

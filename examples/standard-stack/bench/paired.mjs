@@ -22,22 +22,18 @@ import { createRequire } from 'node:module'
 import { loadavg, tmpdir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
+import { CALLS, calls, noopHarness } from './noop-harness.mjs'
 
 if (!globalThis.gc) throw new Error('run with node --expose-gc')
 const argument = (name) => process.argv.includes(name) ? process.argv[process.argv.indexOf(name) + 1] : undefined
 const here = dirname(fileURLToPath(import.meta.url))
 const checkouts = (argument('--checkouts') ?? resolve(here, '../../..')).split(',').map((dir) => resolve(dir))
 const ROUNDS = Number(argument('--rounds') ?? 20)
-const CALLS = 100
 const PER_ROUND = 15
 const WARMUP = 20
 if (!process.argv.includes('--no-hooks')) new AsyncLocalStorage().enterWith({ bench: 'paired' })
 
 const dir = mkdtempSync(join(tmpdir(), 'rein-paired-'))
-const calls = Array.from({ length: CALLS }, (_, i) => ({ id: `call_${i}`, name: 'noop', arguments: JSON.stringify({ path: `src/file${i}.ts`, line: i }) }))
-const parameters = {
-  type: 'object', properties: { path: { type: 'string' }, line: { type: 'integer' } }, required: ['path', 'line'], additionalProperties: false,
-}
 
 /** The three rows of one checkout, each a function that runs one step and answers its µs per call. */
 async function rowsOf(checkout, n) {
@@ -47,21 +43,7 @@ async function rowsOf(checkout, n) {
   const kernel = await load('@rein/kernel')
   const { createAgent, jsonlSession } = await load('@rein/agent')
   const { standardStack } = await import(pathToFileURL(join(checkout, 'examples/standard-stack/dist/src/index.bundle.js')).href)
-  const harness = async (plugins) => {
-    const ctx = new Context()
-    ctx.plugin(kernel)
-    await ctx.start()
-    if (plugins) {
-      standardStack(ctx, { audit: { file: join(dir, `audit-${n}.jsonl`) }, spill: { dir: join(dir, `spill-${n}`) } })
-      await ctx.start()
-    }
-    ctx.tools.register(kernel.defineTool({
-      name: 'noop', description: 'does nothing', parameters,
-      output: { schema: {}, render: (_args, value) => [{ type: 'text', text: JSON.stringify(value ?? null) }] },
-      isConcurrencySafe: () => true, execute: async () => 'ok',
-    }))
-    return ctx
-  }
+  const harness = (plugins) => noopHarness({ Context, kernel, standardStack }, { plugins, dir: join(dir, `checkout-${n}`) })
   let runs = 0
   const step = (ctx, durable) => async () => {
     const at = []
