@@ -17,7 +17,7 @@
  * already has: those calls never run again.
  */
 import {
-  ABORTED_BEFORE_DISPATCH, APPROVAL_PARKED, DEPENDENCY_FAILED, INVALID_PLAN, Messages, TOOL_DENIED, codeOf, deepFreeze,
+  ABORTED_BEFORE_DISPATCH, APPROVAL_PARKED, DEPENDENCY_FAILED, INVALID_PLAN, Messages, TOOL_DENIED, codeOf,
   type ExecuteOptions, type ExecutionMode, type Json, type ToolCall, type ToolExecutionResult,
 } from '@rein/kernel'
 import type { ParkedCall } from './approval-book.js'
@@ -29,7 +29,7 @@ import { PostGate, PreGate } from './gates.js'
 import { planBatch, type Plan } from './plan.js'
 import { ReadyQueue } from './ready-queue.js'
 import { substitute } from './references.js'
-import { resultEntry, type NewSessionEntry } from './session.js'
+import { callEntry, resultEntry } from './session.js'
 import { Slot, type SlotOwner } from './slot.js'
 
 // Settled: calls whose entries are already durable run in a reaction to it (no `queueMicrotask`: docs/performance.md).
@@ -188,12 +188,7 @@ class Batch implements SlotOwner {
   private logCall(slot: Slot): void {
     if (slot.log !== undefined) return
     slot.log = 'pending'
-    const call = slot.plan.call
-    const entry: NewSessionEntry & { type: 'tool/call' } = {
-      type: 'tool/call', turn: this.env.turn, index: slot.plan.index,
-      call: Object.freeze({ id: call.id, name: call.name, arguments: deepFreeze(slot.args) }), at: Date.now(),
-    }
-    if (slot.mode !== 'pending') entry.mode = slot.mode
+    const entry = callEntry(this.env.turn, slot.plan.index, slot.plan.call, slot.args, slot.mode !== 'pending' ? slot.mode : undefined)
     let appended: Promise<unknown> | undefined
     try {
       appended = this.env.log.add(entry, true)

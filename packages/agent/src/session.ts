@@ -14,7 +14,7 @@
  */
 import { randomUUID } from 'node:crypto'
 import {
-  codeOf, deepFreeze, type ApprovalAnswer, type ContentBlock, type ExecutionMode, type Json, type Message, type ToolExecutionResult, type ToolMessage,
+  codeOf, deepFreeze, type ApprovalAnswer, type ContentBlock, type ExecutionMode, type Json, type Message, type ToolCall, type ToolExecutionResult, type ToolMessage,
 } from '@rein/kernel'
 import type { CallTiming, TurnOutcome } from '@rein/types'
 
@@ -145,7 +145,7 @@ const inPlace = new WeakMap<SessionStore, { append: SessionStore['append'], stor
 
 /**
  * A memory store's append in place. `valuesFrozen`: the caller (the agent, for the `tool/call`
- * and `tool/result` entries it builds: `resultEntry`, the scheduler's `logCall`) deep-froze
+ * and `tool/result` entries it builds: `callEntry`, `resultEntry`) deep-froze
  * every value of the entry, so only the stored copy itself is frozen, not walked again
  * (docs/performance.md, "Entries built frozen").
  */
@@ -159,6 +159,19 @@ export type InPlaceStore = (entry: NewSessionEntry, valuesFrozen?: boolean) => S
 export function inPlaceAppend(store: SessionStore): InPlaceStore | undefined {
   const own = inPlace.get(store)
   return own && store.append === own.append ? own.store : undefined
+}
+
+/**
+ * The `tool/call` entry for call `index` of `turn`, stamped now: the call as it runs (`args`,
+ * the arguments after any references were put in) and its mode when known. Every value of it is
+ * deep-frozen (`args` in place, as storing it would), so a memory store need not walk it (`InPlaceStore`).
+ */
+export function callEntry(turn: number, index: number, call: ToolCall, args: unknown, mode: ExecutionMode | undefined): NewSessionEntry {
+  const entry: NewSessionEntry & { type: 'tool/call' } = {
+    type: 'tool/call', turn, index, call: Object.freeze({ id: call.id, name: call.name, arguments: deepFreeze(args) }), at: Date.now(),
+  }
+  if (mode !== undefined) entry.mode = mode
+  return entry
 }
 
 /**
