@@ -33,10 +33,8 @@ const PER_ROUND = 15
 const WARMUP = 20
 if (!process.argv.includes('--no-hooks')) new AsyncLocalStorage().enterWith({ bench: 'paired' })
 
-const dir = mkdtempSync(join(tmpdir(), 'rein-paired-'))
-
-/** The three rows of one checkout, each a function that runs one step and answers its µs per call. */
-async function rowsOf(checkout, n) {
+/** The three rows of one checkout, each a function that runs one step and answers its µs per call; files go in `dir`. */
+async function rowsOf(checkout, n, dir) {
   const from = createRequire(join(checkout, 'examples/standard-stack/package.json'))
   const load = (name) => import(pathToFileURL(from.resolve(name)).href)
   const { Context } = await load('cordis')
@@ -74,10 +72,10 @@ const median = (values) => {
 }
 
 /** One process: every row of every checkout, in the rhythm above; prints the medians as JSON. */
-async function measure() {
+async function measure(dir) {
   const cases = []
   for (const [n, checkout] of checkouts.entries()) {
-    for (const [row, run] of await rowsOf(checkout, n)) cases.push({ row, n, run, samples: [] })
+    for (const [row, run] of await rowsOf(checkout, n, dir)) cases.push({ row, n, run, samples: [] })
   }
   for (const c of cases) for (let i = 0; i < WARMUP; i++) await c.run()
   for (let round = 0; round < ROUNDS; round++) {
@@ -91,25 +89,26 @@ async function measure() {
 }
 
 if (process.argv.includes('--child')) {
+  const dir = mkdtempSync(join(tmpdir(), 'rein-paired-'))
   try {
-    await measure()
+    await measure(dir)
   } finally {
     rmSync(dir, { recursive: true, force: true })
   }
 } else {
-  rmSync(dir, { recursive: true, force: true })
   const processes = Number(argument('--processes') ?? 4)
   const before = loadavg()
   // rows[row][n] = the medians of checkout n, one per process
   const rows = new Map()
   for (let p = 0; p < processes; p++) {
-    const order = p % 2 === 0 ? checkouts : [...checkouts].reverse()
+    const swapped = p % 2 === 1
+    const order = swapped ? [...checkouts].reverse() : checkouts
     const args = ['--expose-gc', fileURLToPath(import.meta.url), '--child', '--checkouts', order.join(','), '--rounds', String(ROUNDS),
       ...(process.argv.includes('--no-hooks') ? ['--no-hooks'] : [])]
     const child = spawnSync(process.execPath, args, { encoding: 'utf8', maxBuffer: 1 << 24 })
     if (child.status !== 0) throw new Error(`a measuring process failed:\n${child.stderr}`)
     for (const { row, n, us } of JSON.parse(child.stdout.trim().split('\n').at(-1))) {
-      const checkout = checkouts.indexOf(order[n])
+      const checkout = swapped ? checkouts.length - 1 - n : n
       if (!rows.has(row)) rows.set(row, checkouts.map(() => []))
       rows.get(row)[checkout].push(us)
     }
