@@ -8,9 +8,7 @@
  * Abort: stop starting, let started calls drain, settle unstarted ones ABORTED_BEFORE_DISPATCH
  * (a continuation's parked calls not yet started stay parked).
  * A failure of the scheduler itself: stop starting, let started calls settle, fabricate nothing.
- * Each call's facts go with its entries: `tool/call` has `at` (its start) and `mode`; its
- * `tool/result` has `timing` (start, body start and end from the stage hooks, final) and `meta`,
- * and the value of a success that a later call references.
+ * What each call appends, and when it may run, is `batch-log.ts`'s.
  * A call that parks for approval (`APPROVAL_PARKED`) gets an `approval/request` instead of a
  * result; the calls that depend on it or wait behind its barrier are held (nothing of them is
  * logged), every other call runs. A continuation (`resume`) starts from the results a batch
@@ -23,17 +21,14 @@ import {
 import type { ParkedCall } from './approval-book.js'
 import type { BatchEnv, BatchOutcome } from './batch-env.js'
 import { Barrier } from './barrier.js'
+import { BatchLog, type BatchLogOwner } from './batch-log.js'
 import { CommitCursor } from './commit.js'
 import { DependencyCauses, type Cause } from './dependency-causes.js'
 import { PostGate, PreGate } from './gates.js'
 import { planBatch, type Plan } from './plan.js'
 import { ReadyQueue } from './ready-queue.js'
 import { substitute } from './references.js'
-import { callEntry, resultEntry } from './session.js'
 import { Slot, type SlotOwner } from './slot.js'
-
-// Settled: calls whose entries are already durable run in a reaction to it (no `queueMicrotask`: docs/performance.md).
-const DURABLE = Promise.resolve()
 
 export type { BatchEnv, BatchOutcome } from './batch-env.js'
 
@@ -45,7 +40,7 @@ export function runBatch(calls: readonly ToolCall[], env: BatchEnv): Promise<Bat
   return new Batch(calls, env).run()
 }
 
-class Batch implements SlotOwner {
+class Batch implements SlotOwner, BatchLogOwner {
   private readonly plan: Plan
   private readonly slots: Slot[]
   private readonly ready = new ReadyQueue()
@@ -63,8 +58,7 @@ class Batch implements SlotOwner {
   /** The calls that parked, by index, and the lowest of them (no exclusive call after it starts). */
   private parked: Map<number, ParkedCall> | undefined
   private firstParked = Number.POSITIVE_INFINITY
-  // Calls launched with their entry durable at once, to run in one reaction, in launch order (`runDurable`).
-  private toRun: Array<() => void> = []
+  private readonly log: BatchLog
   private done!: () => void
   private readonly finished = new Promise<void>((resolve) => { this.done = resolve })
 
@@ -75,7 +69,8 @@ class Batch implements SlotOwner {
     this.open = calls.length
     this.pre = new PreGate(calls.length)
     this.post = new PostGate(calls.length)
-    this.cursor = new CommitCursor(calls.length, (index, result) => this.commit(index, result), (error) => this.fail(error))
+    this.log = new BatchLog(env, this)
+    this.cursor = new CommitCursor(calls.length, (index, result) => this.log.commit(this.slots[index], result), (error) => this.fail(error))
     this.causes = new DependencyCauses(env.resume?.causes)
   }
 
@@ -138,7 +133,7 @@ class Batch implements SlotOwner {
     if (slot.mode === 'parallel' ? index >= this.barrier.position : index !== this.post.frontier || index > this.firstParked) return
     slot.state = 'queued'
     this.ready.push(index)
-    this.logCall(slot)
+    this.log.add(slot)
   }
 
   private pump(): void {
@@ -178,64 +173,18 @@ class Batch implements SlotOwner {
     this.launch(slot, code, message)
   }
 
-  /**
-   * Appends the call's `tool/call` entry, once: when the call is queued, not when a pool slot
-   * frees for it, so that a grouping store writes every queued call's entry in one write and
-   * one sync, and a call starts without waiting for a sync of its own (docs/ARCHITECTURE.md,
-   * "Logged when queued"). A queued call always starts, or is settled (an abort), unless the
-   * scheduler itself fails.
-   */
-  private logCall(slot: Slot): void {
-    if (slot.log !== undefined) return
-    slot.log = 'pending'
-    const entry = callEntry(this.env.turn, slot.plan.index, slot.plan.call, slot.args, slot.mode !== 'pending' ? slot.mode : undefined)
-    let appended: Promise<unknown> | undefined
-    try {
-      appended = this.env.log.add(entry, true)
-    } catch (error) {
-      return this.unlogged(slot, error)
-    }
-    if (appended === undefined) slot.log = 'durable'
-    else appended.then(() => this.durable(slot), (error) => this.unlogged(slot, error))
-  }
-
-  /** The call's `tool/call` is durable: a call launched meanwhile runs now. */
-  private durable(slot: Slot): void {
-    slot.log = 'durable'
-    const run = slot.run
-    slot.run = undefined
-    run?.()
-  }
-
   /** Logging the call failed: a started call is lost; a queued one fails the batch, which gives it up with the rest. */
-  private unlogged(slot: Slot, error: unknown): void {
-    slot.log = 'failed'
-    slot.run = undefined
+  unlogged(slot: Slot, error: unknown): void {
     if (slot.state === 'started') this.lost(slot, error)
     else this.fail(error)
   }
 
-  /**
-   * Runs the call once it is logged (or, given a `code`, has the kernel settle it with that
-   * code): at once when its entry is already durable (in a reaction, not a call: this runs inside
-   * `pump`; one reaction for every call launched before it runs, not one promise per call).
-   */
+  /** Runs the call once its `tool/call` entry is durable (or, given a `code`, has the kernel settle it with that code). */
   private launch(slot: Slot, code?: string, message?: string): void {
     const call = this.callOf(slot)
     const at = slot.clock.start()
     const mode = slot.mode !== 'pending' ? slot.mode : undefined
-    const run = () => this.logged(slot, call, mode, at, code, message)
-    this.logCall(slot)
-    if (slot.log === 'durable') {
-      if (this.toRun.push(run) === 1) DURABLE.then(this.runDurable)
-    } else if (slot.log === 'pending') slot.run = run
-  }
-
-  /** Runs the calls `launch` queued, in order; one that throws fails the batch, and the rest still run. */
-  private readonly runDurable = () => {
-    const runs = this.toRun
-    this.toRun = []
-    for (const run of runs) this.guard(run)
+    this.log.whenDurable(slot, () => this.logged(slot, call, mode, at, code, message))
   }
 
   /** The `tool/call` entry is durable: announce the call, then settle it, or run it in its pre turn. */
@@ -410,22 +359,12 @@ class Batch implements SlotOwner {
     }
   }
 
-  private guard(action: () => void): void {
+  guard(action: () => void): void {
     try {
       action()
     } catch (error) {
       this.fail(error)
     }
-  }
-
-  /** Appends what call `index` commits: undefined when durable at once (nothing to commit, or the memory store). */
-  private commit(index: number, result: ToolExecutionResult | null): Promise<unknown> | undefined {
-    const slot = this.slots[index]
-    if (result === null) return undefined
-    if (slot.parked) return this.env.log.add(slot.request!)
-    const entry = resultEntry(this.env.turn, index, slot.plan.call.id, result, slot.timing, slot.plan.dependents.length > 0)
-    entry.at = Date.now() // as the log would stamp it, but without it copying the entry to do so
-    return this.env.log.add(entry, true)
   }
 
   private callOf(slot: Slot): ToolCall {
