@@ -3,8 +3,10 @@
 // "+ six plugins on a JSONL session <= 1.0 × generateText ... same for a PostgreSQL session").
 // One model step of 100 no-op tool calls, then a text, measured as the peer bench does:
 // µs per call request -> request (the model's first request to its second, over 100), and the
-// whole run over 100. Rows, interleaved round by round in one process, each row's runs in a
-// round after a full GC (medians over all the rounds' runs):
+// whole run over 100. Rows, interleaved round by round in one process, in the peer bench's
+// rhythm: 20 warm-up runs each, then 7 rounds in which each row runs 15 times after a full GC
+// (medians over all 105 runs; with fewer runs per GC the GC's aftermath weighs more on every
+// row, and the figures moved by a third between processes):
 //   - ai `generateText`, a `MockLanguageModelV3` from `ai/test`, the tool made with `tool()` + zod;
 //   - rein: kernel + agent + the six standard plugins in the recommended order
 //     (`standardStack`), `maxParallelToolCalls: 10`, on a memory session, on a fresh JSONL
@@ -39,8 +41,8 @@ import { CALLS, calls, noopHarness } from './noop-harness.mjs'
 
 if (!globalThis.gc) throw new Error('run with node --expose-gc')
 const WARMUP = 20
-const ROUNDS = 15
-const PER_ROUND = 3
+const ROUNDS = 7
+const PER_ROUND = 15
 const missing = whyNoPostgres()
 if (missing !== undefined) {
   console.log(`durable stack vs generateText: skipped, ${missing}`)
