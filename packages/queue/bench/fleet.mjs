@@ -2,7 +2,8 @@
 // or `npx -y pnpm@10 build && node --expose-gc packages/queue/bench/fleet.mjs`). Starts a throwaway Redis and
 // PostgreSQL and forks `rein` workers (bench/fleet/worker.mjs: the bench harness, parking by default):
 //   1. parked sessions: one worker's heap and RSS after full GCs, before and after PARKED runs
-//      have parked (each asks one `risky` call the policy asks a person about) -> bytes per parked session;
+//      have parked (each asks one `risky` call the policy asks a person about) -> bytes per parked
+//      session, of data (a heap snapshot's objects other than code: fleet/heap-split.mjs) and of heap;
 //   2. approval -> the continuation's first tool body: `answerApproval` + `pendingApprovals`, the
 //      store closed, `submit({ continue: true, wait: false })` (what `rein approve --redis` does, on
 //      a client already connected), to the body's start in a worker; APPROVALS one at a time on an
@@ -52,9 +53,10 @@ const approverPool = new pg.Pool({ connectionString: postgres.url, max: 2 })
 const started = performance.now()
 try {
   const parked = await parkedMemory()
-  console.log(`  parked sessions : one worker's heap ${mb(parked.before.heapUsed)} -> ${mb(parked.after.heapUsed)} MB (compiled code ${mb(parked.before.code)} -> ${mb(parked.after.code)}), ` +
-    `RSS ${mb(parked.before.rss)} -> ${mb(parked.after.rss)} MB after ${PARKED} runs parked: ${perSession(parked, 'data')} heap bytes per parked session outside compiled code ` +
-    `(${perSession(parked, 'heapUsed')} with it, RSS ${perSession(parked, 'rss')}); target ~0`)
+  console.log(`  parked sessions : one worker's heap ${mb(parked.before.heapUsed)} -> ${mb(parked.after.heapUsed)} MB (compiled code ${mb(parked.before.code)} -> ${mb(parked.after.code)}) ` +
+    `after ${PARKED} runs parked: ${perSession(parked, 'snapshotData')} bytes of data per parked session ` +
+    `in a heap snapshot (objects other than code); ${perSession(parked, 'data')} heap bytes outside the code space (bytecode included), ` +
+    `${perSession(parked, 'heapUsed')} with it; target ~0`)
   console.log(`  approval -> continuation's first tool body, idle fleet of 3, ${parked.latency.n} one at a time: ` +
     `p50 ${parked.latency.p50.toFixed(1)} ms, p99 ${parked.latency.p99.toFixed(1)} ms (p50 of the approver's parts: ${parked.latency.parts} ms; ` +
     `from the continuation queued to its body p50 / p99 ${parked.latency.queued} ms: to a worker taking it ${parked.latency.pickup}, ` +

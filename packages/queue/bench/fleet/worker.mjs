@@ -2,11 +2,15 @@
  * One worker process of the fleet bench (`bench/fleet.mjs` forks it with `--expose-gc` and an
  * IPC channel): loads `fleet.yaml` once, runs `createWorker` on it (approvals park, the
  * default), says `{ ready, name }` and, for each job it takes, `{ took: session, at }`. It
- * answers `measure` with its memory after full GCs, `trips` with the PostgreSQL statements and
+ * answers `measure` with its memory after full GCs (and a heap snapshot's split of it into code
+ * and data: `heap-split.mjs`), `trips` with the PostgreSQL statements and
  * Redis commands it sent so far, and `stop` by closing (runs in progress finish) and exiting.
  * Servers and queue come from the environment: BENCH_REDIS, BENCH_POSTGRES, BENCH_QUEUE,
  * BENCH_CONCURRENCY.
  */
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { getHeapSpaceStatistics, writeHeapSnapshot } from 'node:v8'
@@ -14,6 +18,7 @@ import pg from 'pg'
 import Redis from 'ioredis'
 import { loadHarness } from '@rein/loader'
 import { createWorker } from '../../dist/src/index.js'
+import { heapSplit } from './heap-split.mjs'
 
 const env = process.env
 
@@ -43,12 +48,16 @@ process.on('message', async (message) => {
       globalThis.gc()
       await sleep(20)
     }
-    // BENCH_HEAPDUMP=<prefix>: a heap snapshot per measure, to see what a parked session leaves.
-    if (env.BENCH_HEAPDUMP) writeHeapSnapshot(`${env.BENCH_HEAPDUMP}-${process.pid}-${++dumps}.heapsnapshot`)
     const { heapUsed, rss } = process.memoryUsage()
     // Compiled code grows as the run path gets optimized, whatever the number of sessions; the rest is data.
     const code = getHeapSpaceStatistics().filter((space) => /code/.test(space.space_name)).reduce((n, space) => n + space.space_used_size, 0)
-    process.send({ memory: { heapUsed, rss, code, data: heapUsed - code } })
+    // The code space leaves bytecode out; a heap snapshot tells every code object from data.
+    // BENCH_HEAPDUMP=<prefix>: the snapshot is kept there, to see what a parked session leaves.
+    const folder = env.BENCH_HEAPDUMP ? undefined : mkdtempSync(join(tmpdir(), 'rein-fleet-heap-'))
+    const file = writeHeapSnapshot(folder ? join(folder, 'worker.heapsnapshot') : `${env.BENCH_HEAPDUMP}-${process.pid}-${++dumps}.heapsnapshot`)
+    const snapshot = heapSplit(file)
+    if (folder) rmSync(folder, { recursive: true, force: true })
+    process.send({ memory: { heapUsed, rss, code, data: heapUsed - code, snapshotData: snapshot.data } })
   } else if (message === 'trips') {
     process.send({ trips })
   } else if (message === 'stop') {
