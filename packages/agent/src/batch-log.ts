@@ -30,7 +30,11 @@ export class BatchLog {
 
   constructor(private readonly env: Pick<BatchEnv, 'log' | 'turn'>, private readonly owner: BatchLogOwner) {}
 
-  /** Appends the call's `tool/call` entry, unless it was appended already (its arguments and mode as they are now). */
+  /**
+   * Appends the call's `tool/call` entry, unless it was appended already (its arguments and mode
+   * as they are now). The scheduler calls it when the call is queued: a queued call always
+   * starts, or is settled (an abort), unless the scheduler itself fails.
+   */
   add(slot: Slot): void {
     if (slot.log !== undefined) return
     slot.log = 'pending'

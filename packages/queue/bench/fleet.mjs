@@ -1,7 +1,7 @@
 // The fleet line of the round-3 performance contract (DESIGN.md §7.8), in one run (`pnpm bench`,
 // or `npx -y pnpm@10 build && node --expose-gc packages/queue/bench/fleet.mjs`). Starts a throwaway Redis and
 // PostgreSQL and forks `rein` workers (bench/fleet/worker.mjs: the bench harness, parking by default):
-//   1. parked sessions: one worker's heap and RSS after full GCs, before and after PARKED runs
+//   1. parked sessions: one worker's heap after full GCs, before and after PARKED runs
 //      have parked (each asks one `risky` call the policy asks a person about) -> bytes per parked
 //      session, of data (a heap snapshot's objects other than code: fleet/heap-split.mjs) and of heap;
 //   2. approval -> the continuation's first tool body: `answerApproval` + `pendingApprovals`, the

@@ -48,7 +48,7 @@ process.on('message', async (message) => {
       globalThis.gc()
       await sleep(20)
     }
-    const { heapUsed, rss } = process.memoryUsage()
+    const { heapUsed } = process.memoryUsage()
     // Compiled code grows as the run path gets optimized, whatever the number of sessions; the rest is data.
     const code = getHeapSpaceStatistics().filter((space) => /code/.test(space.space_name)).reduce((n, space) => n + space.space_used_size, 0)
     // The code space leaves bytecode out; a heap snapshot tells every code object from data.
@@ -57,7 +57,7 @@ process.on('message', async (message) => {
     const file = writeHeapSnapshot(folder ? join(folder, 'worker.heapsnapshot') : `${env.BENCH_HEAPDUMP}-${process.pid}-${++dumps}.heapsnapshot`)
     const snapshot = heapSplit(file)
     if (folder) rmSync(folder, { recursive: true, force: true })
-    process.send({ memory: { heapUsed, rss, code, data: heapUsed - code, snapshotData: snapshot.data } })
+    process.send({ memory: { heapUsed, code, data: heapUsed - code, snapshotData: snapshot.data } })
   } else if (message === 'trips') {
     process.send({ trips })
   } else if (message === 'stop') {
