@@ -4,7 +4,10 @@
  * entries in the order `append` was called. Appends are grouped: every entry queued while a
  * write is in flight, or by the promise reactions that ran before the next write started, goes
  * out in the next single INSERT, one transaction, and each append resolves only once that
- * transaction has committed (flushed to disk: synchronous_commit on).
+ * transaction has committed (flushed to disk: synchronous_commit on). An entry's shape is
+ * checked when it is appended; its JSON is written as its batch is taken, as the JSONL store
+ * does: an entry JSON cannot hold is then refused alone and the rest of the batch goes on, so
+ * that a batch's results cost no serializing before the model's next request.
  * A batch is stored whole or not at all. After any failure (the server down, the connection
  * lost, a write refused) every append in flight and every later call rejects: nothing is
  * dropped silently and nothing is written after a gap. `close()` waits for the appends in
@@ -27,9 +30,13 @@ const MAX_BATCH_CHARS = 16 * 1024 * 1024
 
 interface Pending {
   entry: NewSessionEntry
-  columns: { entry: string, entryText: string | null }
   resolve: (entry: SessionEntry) => void
   reject: (error: unknown) => void
+}
+
+/** An append taken into a batch, with its columns written. */
+interface Taken extends Pending {
+  columns: EntryColumns
 }
 
 /**
@@ -87,11 +94,12 @@ export function postgresSession(options: PostgresSessionOptions): PostgresSessio
       // Let what the last commit set going (the next calls of a batch, their results) queue up
       // first, so that one INSERT carries all of it (the agent's `group-commit.ts` says why).
       await afterMicrotasks()
-      const batch = failure ? queue.splice(0) : takeBatch(queue)
       if (failure) {
-        for (const p of batch) p.reject(failure)
+        for (const p of queue.splice(0)) p.reject(failure)
         continue
       }
+      const batch = takeBatch(queue, id)
+      if (batch.length === 0) continue
       const first = lastSeq + 1
       try {
         await insert(writer, settings, id, first, batch)
@@ -128,11 +136,11 @@ export function postgresSession(options: PostgresSessionOptions): PostgresSessio
     },
     append(entry) {
       if (closed) return Promise.reject(storeClosed(id))
-      const checked = checkedColumns(entry, id)
-      if (checked instanceof Error) return Promise.reject(checked)
+      const problem = newEntryProblem(entry)
+      if (problem !== undefined) return Promise.reject(entryInvalid(id, problem))
       if (failure) return Promise.reject(failure)
       return new Promise<SessionEntry>((resolve, reject) => {
-        queue.push({ entry, columns: checked, resolve, reject })
+        queue.push({ entry, resolve, reject })
         kick()
       })
     },
@@ -170,14 +178,20 @@ export function postgresSession(options: PostgresSessionOptions): PostgresSessio
 /** `entry` as its columns, or the `ENTRY_INVALID` error saying why it cannot be stored (it could not be read back). */
 function checkedColumns(entry: NewSessionEntry, id: string): EntryColumns | PostgresSessionError {
   // Not `sessionEntryProblem` of a copy with a `seq`: checking a spread copy took 2-3 µs per entry, the entry itself 0.1-0.4.
-  let problem = newEntryProblem(entry)
-  if (problem === undefined) {
-    try {
-      return entryColumns(entry)
-    } catch (error) {
-      problem = `it cannot be written as JSON (${(error as Error).message})`
-    }
+  const problem = newEntryProblem(entry)
+  return problem === undefined ? columnsOf(entry, id) : entryInvalid(id, problem)
+}
+
+/** The columns of an entry whose shape was checked, or the `ENTRY_INVALID` error of one JSON cannot hold (a bigint, a cycle). */
+function columnsOf(entry: NewSessionEntry, id: string): EntryColumns | PostgresSessionError {
+  try {
+    return entryColumns(entry)
+  } catch (error) {
+    return entryInvalid(id, `it cannot be written as JSON (${(error as Error).message})`)
   }
+}
+
+function entryInvalid(id: string, problem: string): PostgresSessionError {
   return new PostgresSessionError('ENTRY_INVALID', `session entry not appended to postgres ${sessionName(id)}: ${problem}`)
 }
 
@@ -194,15 +208,26 @@ function sessionIdOf(options: PostgresSessionOptions): string {
   return id as string
 }
 
-/** The next batch: the oldest appends, up to the size one INSERT carries (at least one). */
-function takeBatch(queue: Pending[]): Pending[] {
+/**
+ * The next batch, its columns written: the oldest appends, up to the size one INSERT carries.
+ * An append JSON cannot hold is refused here and left out (the batch may come out empty).
+ */
+function takeBatch(queue: Pending[], id: string): Taken[] {
+  const batch: Taken[] = []
   let chars = 0
   let n = 0
-  while (n < queue.length && n < MAX_BATCH_ENTRIES && chars < MAX_BATCH_CHARS) {
-    chars += queue[n].columns.entry.length + (queue[n].columns.entryText?.length ?? 0)
-    n++
+  while (n < queue.length && batch.length < MAX_BATCH_ENTRIES && chars < MAX_BATCH_CHARS) {
+    const pending = queue[n++]
+    const columns = columnsOf(pending.entry, id)
+    if (columns instanceof PostgresSessionError) {
+      pending.reject(columns)
+      continue
+    }
+    chars += columns.entry.length + (columns.entryText?.length ?? 0)
+    batch.push(Object.assign(pending, { columns }))
   }
-  return queue.splice(0, n)
+  queue.splice(0, n)
+  return batch
 }
 
 /**
@@ -212,7 +237,7 @@ function takeBatch(queue: Pending[]): Pending[] {
  * transaction mode runs this on another backend than the one that took the lock). The check
  * is a subquery, asked once for the whole statement, so the batch is stored whole or not at all.
  */
-async function insert(writer: Writer, settings: Settings, id: string, first: number, batch: Pending[]): Promise<void> {
+async function insert(writer: Writer, settings: Settings, id: string, first: number, batch: Taken[]): Promise<void> {
   // The entries go as one JSON array, not a text[] of JSON texts: no escaping each one into an
   // array literal on this side, one jsonb parse on the server's (docs/performance.md). The exact
   // texts go as a text[] only when some entry keeps one; ROWS FROM pads the shorter list with NULL.

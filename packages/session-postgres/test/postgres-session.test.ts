@@ -113,6 +113,24 @@ describeWithPostgres('postgresSession', (db) => {
     await store.close()
   })
 
+  it('refuses an entry JSON cannot hold alone, when it came in one batch with others: those are stored, numbered without a gap', async () => {
+    const id = newId()
+    const store = postgresSession({ connectionString: db().server.url, id })
+    await store.load()
+    const cyclic: Record<string, unknown> = {}
+    cyclic.self = cyclic
+    const call = (index: number, args: object) => ({ type: 'tool/call' as const, turn: 1, index, call: { id: `c${index}`, name: 'n', arguments: args } })
+    // Appended in one go: one batch.
+    const appends = [store.append(call(0, {})), store.append(call(1, cyclic)), store.append(call(2, { big: 1n })), store.append(call(3, { a: 1 }))]
+    const settled = await Promise.allSettled(appends)
+    expect(settled.map((s) => s.status)).toEqual(['fulfilled', 'rejected', 'rejected', 'fulfilled'])
+    expect(settled.flatMap((s) => s.status === 'fulfilled' ? [s.value.seq] : [])).toEqual([1, 2])
+    expect(settled.flatMap((s) => s.status === 'rejected' ? [(s.reason as PostgresSessionError).code] : [])).toEqual(['ENTRY_INVALID', 'ENTRY_INVALID'])
+    expect((settled[2] as PromiseRejectedResult).reason.message).toContain('it cannot be written as JSON (Do not know how to serialize a BigInt)')
+    expect((await store.load()).map((e) => e.type === 'tool/call' ? e.call.id : e.type)).toEqual(['c0', 'c3'])
+    await store.close()
+  })
+
   it('refuses an entry a load would refuse, naming the field, storing nothing and going on', async () => {
     const id = newId()
     const store = postgresSession({ connectionString: db().server.url, id })
