@@ -91,6 +91,28 @@ const sharedReggol = {
   },
 }
 
+/**
+ * cordis and schemastery ship built with esbuild's `keepNames`: `__name(fn, "get")` around every
+ * function they make, and the helper sets `fn.name` with `Object.defineProperty`. cordis makes
+ * closures for every property read through a context's proxies (`withProps`' traps), so
+ * building a harness ran the helper thousands of times: 10–15 ms of a cold start
+ * (docs/performance.md, "Names kept as they are"). Here the helper leaves a function whose name
+ * already is the one asked for, or that has none (an anonymous closure: it stays anonymous),
+ * and sets it otherwise (a class esbuild renamed keeps its name).
+ */
+const KEPT_NAME = /var (__name\w*) = \(target, value\) => (__defProp\w*)\(target, "name", \{ value, configurable: true \}\);/g
+const namesAsTheyAre = {
+  name: 'names-as-they-are',
+  setup(build) {
+    build.onLoad({ filter: /[\\/]node_modules[\\/].*\.[cm]?js$/ }, ({ path }) => {
+      const source = readFileSync(path, 'utf8')
+      const contents = source.replace(KEPT_NAME, (_, helper, define) =>
+        `var ${helper} = (target, value) => target.name === value || target.name === "" ? target : ${define}(target, "name", { value, configurable: true });`)
+      return contents === source ? undefined : { contents, loader: 'js' }
+    })
+  },
+}
+
 /** Bundles one package; removes the chunks of its previous bundle first. */
 async function bundle({ name, dir, entries, sharesCordis }) {
   const out = join(dir, 'dist', 'src')
@@ -124,7 +146,7 @@ async function bundle({ name, dir, entries, sharesCordis }) {
  */
 async function bundleCordis(dir) {
   await build({
-    plugins: [sharedReggol],
+    plugins: [sharedReggol, namesAsTheyAre],
     absWorkingDir: dir,
     entryPoints: [{ in: `dist/src/${CORDIS.stem}.js`, out: `${CORDIS.stem}.bundle` }],
     outdir: 'dist/src',

@@ -21,4 +21,13 @@ describe('the bundled cordis beside the user\'s', () => {
     expect(out.seen).toContain('loud: from the harness')
     expect(out.answer).toBe('from the user\'s Context')
   })
+
+  it('keeps cordis\' function names without setting each again as its closures are made (scripts/bundle.mjs, "names as they are")', () => {
+    const run = spawnSync(process.execPath, [join(FIXTURES, 'cordis-names.mjs')], { encoding: 'utf8' })
+    expect(run.status, run.stderr).toBe(0)
+    const out = JSON.parse(run.stdout.trim().split('\n').pop()!) as { named: number, classes: string[] }
+    expect(out.classes).toEqual(['Context', 'Service', 'EffectScope', 'Lifecycle', 'Registry'])
+    // With cordis' own helper: ~3,500 (a name set on every proxy trap made); rewritten: ~40 (classes esbuild renamed, and the like).
+    expect(out.named).toBeLessThan(200)
+  })
 })
