@@ -13,8 +13,11 @@
 // row, then ROUNDS rounds in which every row of every checkout runs 15 steps after a forced full
 // GC, the order rotating round by round. Promise hooks are on (an `AsyncLocalStorage`, as
 // LangGraph and the OpenAI Agents SDK turn them on in the peer bench) unless `--no-hooks`.
+// With `--postgres`, a fourth row: the six plugins on a fresh PostgreSQL session per run
+// (`postgresSession`, each checkout its own store; one throwaway server per process, from
+// `@rein/testing`'s `startPostgres`).
 // Prints each row's median per checkout and, for two, the second over the first.
-// Usage: node --expose-gc examples/standard-stack/bench/paired.mjs --checkouts <before>,<after> [--no-hooks] [--rounds N] [--processes N]
+// Usage: node --expose-gc examples/standard-stack/bench/paired.mjs --checkouts <before>,<after> [--no-hooks] [--postgres] [--rounds N] [--processes N]
 import { spawnSync } from 'node:child_process'
 import { AsyncLocalStorage } from 'node:async_hooks'
 import { mkdtempSync, rmSync } from 'node:fs'
@@ -33,8 +36,8 @@ const PER_ROUND = 15
 const WARMUP = 20
 if (!process.argv.includes('--no-hooks')) new AsyncLocalStorage().enterWith({ bench: 'paired' })
 
-/** The three rows of one checkout, each a function that runs one step and answers its µs per call; files go in `dir`. */
-async function rowsOf(checkout, n, dir) {
+/** The rows of one checkout, each a function that runs one step and answers its µs per call; files go in `dir`, sessions on `postgres` when given. */
+async function rowsOf(checkout, n, dir, postgres) {
   const from = createRequire(join(checkout, 'examples/standard-stack/package.json'))
   const load = (name) => import(pathToFileURL(from.resolve(name)).href)
   const { Context } = await load('cordis')
@@ -43,7 +46,13 @@ async function rowsOf(checkout, n, dir) {
   const { standardStack } = await import(pathToFileURL(join(checkout, 'examples/standard-stack/dist/src/index.bundle.js')).href)
   const harness = (plugins) => noopHarness({ Context, kernel, standardStack }, { plugins, dir: join(dir, `checkout-${n}`) })
   let runs = 0
-  const step = (ctx, durable) => async () => {
+  const { postgresSession } = postgres ? await load('@rein/session-postgres') : {}
+  const sessionFor = {
+    memory: () => undefined,
+    jsonl: () => jsonlSession(join(dir, `sessions-${n}`, `run-${++runs}.jsonl`)),
+    postgres: () => postgresSession({ connectionString: postgres, id: `paired-${n}-${++runs}` }),
+  }
+  const step = (ctx, store) => async () => {
     const at = []
     const provider = {
       async generate(req) {
@@ -53,7 +62,7 @@ async function rowsOf(checkout, n, dir) {
         return { role: 'assistant', content: 'done' }
       },
     }
-    const session = durable ? jsonlSession(join(dir, `sessions-${n}`, `run-${++runs}.jsonl`)) : undefined
+    const session = sessionFor[store]()
     const outcome = await createAgent(ctx, { provider, maxParallelToolCalls: 10, ...(session ? { session } : {}) }).run('go')
     await session?.close?.()
     if (outcome.kind !== 'completed') throw new Error(`run ended ${outcome.kind}: ${outcome.error?.message ?? ''}`)
@@ -61,7 +70,8 @@ async function rowsOf(checkout, n, dir) {
   }
   const bare = await harness(false)
   const full = await harness(true)
-  return [['kernel + agent', step(bare, false)], ['+ 6 plugins', step(full, false)], ['+ 6 plugins, JSONL session', step(full, true)]]
+  const rows = [['kernel + agent', step(bare, 'memory')], ['+ 6 plugins', step(full, 'memory')], ['+ 6 plugins, JSONL session', step(full, 'jsonl')]]
+  return postgres ? [...rows, ['+ 6 plugins, PostgreSQL session', step(full, 'postgres')]] : rows
 }
 
 /** The middle value (the mean of the two middle ones for an even count). */
@@ -72,10 +82,10 @@ const median = (values) => {
 }
 
 /** One process: every row of every checkout, in the rhythm above; prints the medians as JSON. */
-async function measure(dir) {
+async function measure(dir, postgres) {
   const cases = []
   for (const [n, checkout] of checkouts.entries()) {
-    for (const [row, run] of await rowsOf(checkout, n, dir)) cases.push({ row, n, run, samples: [] })
+    for (const [row, run] of await rowsOf(checkout, n, dir, postgres)) cases.push({ row, n, run, samples: [] })
   }
   for (const c of cases) for (let i = 0; i < WARMUP; i++) await c.run()
   for (let round = 0; round < ROUNDS; round++) {
@@ -90,9 +100,16 @@ async function measure(dir) {
 
 if (process.argv.includes('--child')) {
   const dir = mkdtempSync(join(tmpdir(), 'rein-paired-'))
+  const testing = process.argv.includes('--postgres')
+    ? await import(pathToFileURL(createRequire(join(checkouts[0], 'examples/standard-stack/package.json')).resolve('@rein/testing')).href)
+    : undefined
+  const missing = testing?.whyNoPostgres()
+  if (missing !== undefined) throw new Error(`--postgres: ${missing}`)
+  const server = await testing?.startPostgres()
   try {
-    await measure(dir)
+    await measure(dir, server?.url)
   } finally {
+    await server?.close()
     rmSync(dir, { recursive: true, force: true })
   }
 } else {
@@ -104,7 +121,7 @@ if (process.argv.includes('--child')) {
     const swapped = p % 2 === 1
     const order = swapped ? [...checkouts].reverse() : checkouts
     const args = ['--expose-gc', fileURLToPath(import.meta.url), '--child', '--checkouts', order.join(','), '--rounds', String(ROUNDS),
-      ...(process.argv.includes('--no-hooks') ? ['--no-hooks'] : [])]
+      ...['--no-hooks', '--postgres'].filter((flag) => process.argv.includes(flag))]
     const child = spawnSync(process.execPath, args, { encoding: 'utf8', maxBuffer: 1 << 24 })
     if (child.status !== 0) throw new Error(`a measuring process failed:\n${child.stderr}`)
     for (const { row, n, us } of JSON.parse(child.stdout.trim().split('\n').at(-1))) {
