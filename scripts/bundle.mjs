@@ -95,8 +95,8 @@ const sharedReggol = {
  * cordis and schemastery ship built with esbuild's `keepNames`: `__name(fn, "get")` around every
  * function they make, and the helper sets `fn.name` with `Object.defineProperty`. cordis makes
  * closures for every property read through a context's proxies (`withProps`' traps), so
- * building a harness ran the helper thousands of times: 10–15 ms of a cold start
- * (docs/performance.md, "Names kept as they are"). Here the helper leaves a function whose name
+ * building a harness ran the helper thousands of times: about 8 ms of a cold `createHarness`
+ * (docs/performance.md, "Names as they are"). Here the helper leaves a function whose name
  * already is the one asked for, or that has none (an anonymous closure: it stays anonymous),
  * and sets it otherwise (a class esbuild renamed keeps its name).
  */
