@@ -20,9 +20,9 @@ export interface BatchEnv {
   /**
    * Appends entries durably (`tool/call`, with `at`, before a call runs; `tool/result` in model
    * order): resolves once durable; undefined when durable already (the memory store, `SessionLog.add`).
-   * `valuesFrozen`: the scheduler deep-froze every value of the entry as it built it.
+   * `owned`: the scheduler built the entry for this append alone, every value deep-frozen.
    */
-  log: { add(entry: NewSessionEntry, valuesFrozen?: boolean): Promise<unknown> | undefined }
+  log: { add(entry: NewSessionEntry, owned?: boolean): Promise<unknown> | undefined }
   /** The session every call belongs to (`exec.session`: its id and the plugins' per-session state). */
   session?: SessionRef
   /** The id the model gave each call renamed for repeating an earlier call's id (`renameRepeatedIds`), by index. */

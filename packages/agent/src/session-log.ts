@@ -74,12 +74,12 @@ export class SessionLog {
   /**
    * `append`, except that a store which stores an entry as it is called (the memory store) makes
    * no promise: the entry is mirrored at once and `add` returns undefined (or throws what the
-   * store threw). The agent appends twice per call. `valuesFrozen`: every value of `entry` is
-   * deep-frozen already (`InPlaceStore`).
+   * store threw). The agent appends twice per call. `owned`: `entry` was made for this append
+   * alone, every value deep-frozen, and such a store may keep the object itself (`InPlaceStore`).
    */
-  add(entry: NewSessionEntry, valuesFrozen = false): Promise<SessionEntry> | undefined {
+  add(entry: NewSessionEntry, owned = false): Promise<SessionEntry> | undefined {
     if (this.storeNow) {
-      this.storeInPlace(entry, valuesFrozen)
+      this.storeInPlace(entry, owned)
       return undefined
     }
     if (this.stateFailure) throw this.stateFailure
@@ -96,9 +96,11 @@ export class SessionLog {
     })
   }
 
-  private storeInPlace(entry: NewSessionEntry, valuesFrozen = false): SessionEntry {
+  private storeInPlace(entry: NewSessionEntry, owned = false): SessionEntry {
     if (this.stateFailure) throw this.stateFailure
-    return this.mirror(deepFreeze(this.storeNow!(stampedOf(entry), valuesFrozen)))
+    const stored = this.storeNow!(stampedOf(entry), owned)
+    // An owned entry comes back frozen all the way down; only another's needs the walk.
+    return this.mirror(owned ? stored : deepFreeze(stored))
   }
 
   /** Keeps `stored` in the mirror, in `seq` order; returns it. */

@@ -115,11 +115,11 @@ export interface SessionStore {
  */
 export function memorySession(): SessionStore {
   const entries: SessionEntry[] = []
-  const store = (entry: NewSessionEntry, valuesFrozen = false): SessionEntry => {
+  const store = (entry: NewSessionEntry, owned = false): SessionEntry => {
+    const seq = entries.length + 1
     // Object.assign, not a spread: V8 gave each spread copy of an entry a hidden class of its
     // own (a few hundred bytes apiece, kept for the whole session); assign shares them.
-    const copy = Object.assign({}, entry, { seq: entries.length + 1 }) as SessionEntry
-    const stored = valuesFrozen ? Object.freeze(copy) : deepFreeze(copy)
+    const stored = owned ? Object.freeze(Object.assign(entry, { seq }) as SessionEntry) : deepFreeze(Object.assign({}, entry, { seq }) as SessionEntry)
     entries.push(stored)
     return stored
   }
@@ -144,12 +144,12 @@ export function memorySession(): SessionStore {
 const inPlace = new WeakMap<SessionStore, { append: SessionStore['append'], store: InPlaceStore }>()
 
 /**
- * A memory store's append in place. `valuesFrozen`: the caller (the agent, for the `tool/call`
- * and `tool/result` entries it builds: `callEntry`, `resultEntry`) deep-froze
- * every value of the entry, so only the stored copy itself is frozen, not walked again
- * (docs/performance.md, "Entries built frozen").
+ * A memory store's append in place. `owned`: the caller (the agent, for the `tool/call` and
+ * `tool/result` entries it builds: `callEntry`, `resultEntry`) made the entry for this append
+ * alone and deep-froze every value of it, so the store keeps that very object, given its `seq`
+ * and frozen, instead of a copy walked again (docs/performance.md, "Entries built frozen").
  */
-export type InPlaceStore = (entry: NewSessionEntry, valuesFrozen?: boolean) => SessionEntry
+export type InPlaceStore = (entry: NewSessionEntry, owned?: boolean) => SessionEntry
 
 /**
  * The append of a store that stores an entry as it is called (a `memorySession()` whose `append`

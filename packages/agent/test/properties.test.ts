@@ -100,12 +100,12 @@ async function runBatch(spec: BatchSpec) {
   const ids = idsOf(spec)
   const calls = spec.calls.map((c, i) => toolCall(ids[i]!, 'work', argsOf(c)))
   const agent = createAgent(ctx, { provider: scripted([callMessage(calls)]), session, maxParallelToolCalls: spec.cap })
-  // Every entry the scheduler says it built with its values frozen (so the memory store does not walk them).
+  // Every entry the scheduler says it built for the store to keep (`owned`: its values frozen, so the memory store neither copies nor walks it).
   const builtFrozen: NewSessionEntry[] = []
   const add = SessionLog.prototype.add
-  SessionLog.prototype.add = function (entry, valuesFrozen) {
-    if (valuesFrozen) builtFrozen.push(entry)
-    return add.call(this, entry, valuesFrozen)
+  SessionLog.prototype.add = function (entry, owned) {
+    if (owned) builtFrozen.push(entry)
+    return add.call(this, entry, owned)
   }
   try {
     const outcome = await agent.run('go', { signal: controller.signal })
