@@ -48,4 +48,6 @@ ready()
 const outcome = resuming ? await agent.run() : await agent.run('Append items 1 to 100 to the ledger, one call each.')
 await session.close()
 done({ kind: outcome.kind })
+// A run that did not complete on its own is a failure of the bench: say how it ended.
+if (outcome.kind !== 'completed') console.error(`the run ended ${outcome.kind}${outcome.error ? `: ${outcome.error.stack ?? outcome.error.message}` : ''}`)
 process.exit(outcome.kind === 'completed' ? 0 : 1)

@@ -13,14 +13,18 @@
  * A stale lock is taken over. Anything not shown to be stale is held: a lock of another host or
  * pid namespace (which cannot be checked from here) or one that does not name its holder is never taken
  * over; the error says which file to remove once its writer is surely gone. Taking over is
- * itself one writer at a time (`<file>.lock.takeover`, O_EXCL), so two processes that find
- * the same stale lock cannot both get it; a takeover killed half-way leaves that file behind,
- * and the error then says to remove it.
+ * itself one writer at a time, through numbered guards (`<file>.lock.takeover.<n>`): a taker
+ * creates the next number above every guard there, each of whose holders must have ended, so
+ * two processes that find the same stale lock cannot both get it, and a takeover killed
+ * half-way (its guard left behind) is passed over by the next one. A lock or guard file is
+ * written whole under a name of its own and then linked into place, so it is never seen
+ * empty, even when its writer is killed while writing it.
  */
 import { randomBytes } from 'node:crypto'
 import { constants } from 'node:fs'
-import { open, readFile, readlink, unlink } from 'node:fs/promises'
+import { link, open, readFile, readdir, readlink, unlink, writeFile } from 'node:fs/promises'
 import { hostname } from 'node:os'
+import { basename, dirname, join } from 'node:path'
 
 /** A writer lock this process holds. */
 export interface WriterLock {
@@ -93,8 +97,29 @@ function dropToken(token: string): undefined {
   return undefined
 }
 
-/** Creates `path` (O_EXCL, 0600) holding `holder`; false when it exists. */
+/**
+ * Creates `path` (0600) holding `holder`, whole: written under a name of its own, then linked
+ * into place, which fails when `path` exists. False when it exists. Where the file system has
+ * no hard links, the file is created with O_EXCL and then written (`createExclusive`).
+ */
 async function createLockFile(path: string, holder: Holder): Promise<boolean> {
+  const temp = `${path}.${holder.token}.tmp`
+  try {
+    await writeFile(temp, `${JSON.stringify(holder)}\n`, { mode: 0o600, flag: 'wx' })
+    await link(temp, path)
+    return true
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code
+    if (code === 'EEXIST') return false
+    if (code === 'EPERM' || code === 'ENOTSUP' || code === 'EOPNOTSUPP' || code === 'ENOSYS') return createExclusive(path, holder)
+    throw error
+  } finally {
+    await unlink(temp).catch(() => {})
+  }
+}
+
+/** Creates `path` (O_EXCL, 0600), then writes `holder` into it; false when it exists. */
+async function createExclusive(path: string, holder: Holder): Promise<boolean> {
   let handle
   try {
     handle = await open(path, 'wx', 0o600)
@@ -114,30 +139,73 @@ async function createLockFile(path: string, holder: Holder): Promise<boolean> {
 }
 
 /**
- * Removes the stale lock whose text is `text`, under the takeover lock: it is removed only if
- * it still holds that text, and only a takeover ever removes another process' lock.
+ * Removes the stale lock whose text is `text`, under a takeover guard: it is removed only if
+ * it still holds that text, and only a takeover ever removes another process' lock. The guard
+ * goes when done, with the guards below it (takeovers whose processes ended half-way).
  */
 async function removeStale(file: string, lock: string, text: string): Promise<void> {
-  const guard = `${lock}.takeover`
-  const token = await createOwned(guard)
-  if (token === undefined) throw await takeoverBusy(file, guard)
+  const guard = await takeGuard(file, lock)
   try {
     if (await readText(lock) === text) await unlink(lock).catch(ignoreMissing)
   } finally {
-    await unlink(guard).catch(ignoreMissing)
-    held.delete(token)
+    for (const path of [...guard.ended, guard.path]) await unlink(path).catch(() => {})
+    held.delete(guard.token)
   }
 }
 
-async function takeoverBusy(file: string, guard: string): Promise<Error> {
-  const text = await readText(guard)
-  const holder = text === undefined ? undefined : parseHolder(text)
-  const verdict = text === undefined ? undefined : await judge(holder)
-  const ended = verdict?.stale === true
+/** A takeover guard this process created, and the guards it found whose processes had ended. */
+interface Guard {
+  path: string
+  token: string
+  ended: string[]
+}
+
+/**
+ * Creates the takeover guard numbered one above every guard of `lock` there is, once each of
+ * those is shown stale (its process ended half-way through a takeover); throws `SESSION_LOCKED`
+ * while a live one is taking the lock over. Of two takers that count the same guards, O_EXCL
+ * lets one create the number; the other counts again and finds it live.
+ */
+async function takeGuard(file: string, lock: string): Promise<Guard> {
+  for (let attempt = 1; attempt <= ATTEMPTS; attempt++) {
+    const guards = await guardsOf(lock)
+    for (const guard of guards) {
+      const text = await readText(guard.path)
+      if (text === undefined) continue // gone since the listing
+      const holder = parseHolder(text)
+      if (!(await judge(holder)).stale) throw takeoverBusy(file, guard.path, holder)
+    }
+    const path = `${lock}.takeover.${(guards.at(-1)?.n ?? 0) + 1}`
+    const token = await createOwned(path)
+    if (token !== undefined) return { path, token, ended: guards.map((guard) => guard.path) }
+  }
+  throw locked(`session file ${file}: its stale writer lock ${lock} is being taken over by other processes ` +
+    `(${ATTEMPTS} tries to take a turn); one writer at a time: try again once they are done`)
+}
+
+/** The takeover guards of `lock`, lowest number first: `<lock>.takeover.<n>`, and `<lock>.takeover` (0, as an earlier rein named it). */
+async function guardsOf(lock: string): Promise<Array<{ n: number, path: string }>> {
+  const folder = dirname(lock)
+  const stem = `${basename(lock)}.takeover`
+  const guards: Array<{ n: number, path: string }> = []
+  for (const name of await readdir(folder)) {
+    const n = guardNumber(name, stem)
+    if (n !== undefined) guards.push({ n, path: join(folder, name) })
+  }
+  return guards.sort((a, b) => a.n - b.n)
+}
+
+/** The number of guard file `name` (`<stem>` is 0, `<stem>.<n>` is n), undefined for any other file. */
+function guardNumber(name: string, stem: string): number | undefined {
+  if (name === stem) return 0
+  const suffix = name.startsWith(`${stem}.`) ? name.slice(stem.length + 1) : ''
+  return /^[1-9]\d{0,14}$/.test(suffix) ? Number(suffix) : undefined
+}
+
+function takeoverBusy(file: string, guard: string, holder: Holder | undefined): Error {
   const who = holder ? `rein pid ${holder.pid} on ${holder.host}` : 'another process'
-  return locked(`session file ${file}: its stale writer lock is being taken over by ${who} (${guard}); ` + (ended
-    ? `that process ended half-way: remove ${guard}, then open the session again`
-    : `one writer at a time: try again once it is done; if no process is opening the file, remove ${guard}`))
+  return locked(`session file ${file}: its stale writer lock is being taken over by ${who} (${guard}); ` +
+    `one writer at a time: try again once it is done; if no process is opening the file, remove ${guard}`)
 }
 
 /** Whether the lock of `holder` is stale (see the file's comment), and if not who holds it. */

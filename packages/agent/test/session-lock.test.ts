@@ -1,9 +1,9 @@
 import { spawn, spawnSync, type ChildProcessWithoutNullStreams } from 'node:child_process'
 import { once } from 'node:events'
 import { existsSync, realpathSync } from 'node:fs'
-import { readFile, symlink, writeFile } from 'node:fs/promises'
+import { readdir, readFile, symlink, writeFile } from 'node:fs/promises'
 import { hostname } from 'node:os'
-import { join } from 'node:path'
+import { dirname, join } from 'node:path'
 import { createInterface } from 'node:readline'
 import { fileURLToPath } from 'node:url'
 import { describe, expect, it, onTestFinished } from 'vitest'
@@ -126,26 +126,47 @@ describe('one writer per session file, in one process', () => {
     expect(await readFile(lock, 'utf8')).toBe('')
   })
 
-  it('refuses while a takeover of a stale lock was left half-done, naming the file to remove', async () => {
+  it('takes over a stale lock when earlier takeovers were killed half-way, their guards left behind (the old name and numbered ones)', async () => {
     const path = await existingSession()
     await writeLock(path, { pid: deadPid() })
-    const guard = `${lockOf(path)}.takeover`
-    const pid = deadPid()
-    await writeFile(guard, JSON.stringify({ pid, host: hostname(), since: 'then', token: 'gone' }))
-    expect((await failure(jsonlSession(path).load()))?.message).toBe(`session file ${path}: its stale writer lock is being taken over by ` +
-      `rein pid ${pid} on ${hostname()} (${guard}); that process ended half-way: remove ${guard}, then open the session again`)
-    expect(existsSync(lockOf(path))).toBe(true)
+    const guards = [`${lockOf(path)}.takeover`, `${lockOf(path)}.takeover.1`, `${lockOf(path)}.takeover.2`]
+    for (const guard of guards) await writeFile(guard, JSON.stringify({ pid: deadPid(), host: hostname(), since: 'then', token: 'gone' }))
+    const store = jsonlSession(path)
+    expect((await store.load()).map((e) => e.seq)).toEqual([1])
+    expect(JSON.parse(await readFile(lockOf(path), 'utf8'))).toMatchObject({ pid: process.pid })
+    for (const guard of guards) expect(existsSync(guard), guard).toBe(false)
+    expect(existsSync(`${lockOf(path)}.takeover.3`)).toBe(false)
+    await expectWriter(store, 2)
   })
 
-  it('gives a stale lock to exactly one of many stores racing for it', async () => {
+  it('refuses while a live process is taking a stale lock over, naming its guard', async () => {
     const path = await existingSession()
     await writeLock(path, { pid: deadPid() })
+    const guard = `${lockOf(path)}.takeover.4`
+    await writeFile(guard, JSON.stringify({ pid: process.ppid, host: hostname(), since: 'now', token: 'taking' }))
+    const error = await failure(jsonlSession(path).load())
+    expect(error?.message).toBe(`session file ${path}: its stale writer lock is being taken over by rein pid ${process.ppid} on ${hostname()} ` +
+      `(${guard}); one writer at a time: try again once it is done; if no process is opening the file, remove ${guard}`)
+    expect(error?.code).toBe('SESSION_LOCKED')
+    expect(existsSync(lockOf(path))).toBe(true)
+    expect(existsSync(guard)).toBe(true)
+  })
+
+  it.each([
+    ['', false],
+    [', past the guard a killed takeover left', true],
+  ])('gives a stale lock to exactly one of many stores racing for it%s', async (_, guardLeft) => {
+    const path = await existingSession()
+    await writeLock(path, { pid: deadPid() })
+    if (guardLeft) await writeFile(`${lockOf(path)}.takeover.1`, JSON.stringify({ pid: deadPid(), host: hostname(), since: 'then', token: 'gone' }))
     const stores = Array.from({ length: 8 }, () => jsonlSession(path))
     const results = await Promise.allSettled(stores.map((store) => store.load()))
     expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1)
     for (const r of results) if (r.status === 'rejected') expect(r.reason).toMatchObject({ code: 'SESSION_LOCKED' })
     await Promise.all(stores.map((store) => store.close?.()))
     expect(existsSync(lockOf(path))).toBe(false)
+    // No guard and no half-made lock file is left behind by the winner or the losers.
+    expect((await readdir(dirname(lockOf(path)))).filter((name) => name.includes('.takeover') || name.endsWith('.tmp'))).toEqual([])
     await expectWriter(jsonlSession(path), 2)
   })
 })
