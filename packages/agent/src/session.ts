@@ -117,9 +117,12 @@ export function memorySession(): SessionStore {
   const entries: SessionEntry[] = []
   const store = (entry: NewSessionEntry, owned = false): SessionEntry => {
     const seq = entries.length + 1
-    // Object.assign, not a spread: V8 gave each spread copy of an entry a hidden class of its
-    // own (a few hundred bytes apiece, kept for the whole session); assign shares them.
-    const stored = owned ? Object.freeze(Object.assign(entry, { seq }) as SessionEntry) : deepFreeze(Object.assign({}, entry, { seq }) as SessionEntry)
+    // An owned entry is kept itself; any other is copied. Object.assign, not a spread: V8 gave each
+    // spread copy of an entry a hidden class of its own (a few hundred bytes apiece, kept for the
+    // whole session); assign shares them.
+    const stored = owned
+      ? Object.freeze(Object.assign(entry, { seq }) as SessionEntry)
+      : deepFreeze(Object.assign({}, entry, { seq }) as SessionEntry)
     entries.push(stored)
     return stored
   }
