@@ -89,7 +89,7 @@ export const CORPUS: readonly Spelling[] = [
   // Names known only at run time.
   { line: '"${CMD:-rm}" x', reads: ['?${CMD:-rm} x'] },
   { line: '/bin/r? x', reads: ['?/bin/r? x'] },
-  { line: '{rm,-rf,x}', reads: ['?{rm,-rf,x}'] },
+  { line: '{rm,-rf,x}', reads: ['rm -rf x'], runs: true },
   { line: 'sh -c "$X"', reads: ['sh -c $X', '?sh -c $X'] },
   // Wrappers.
   { line: 'env FOO=1 rm x', reads: ['env FOO=1 rm x', '=rm x'] },
@@ -264,4 +264,17 @@ export const CORPUS: readonly Spelling[] = [
   { line: "read BASH_CMDS <<< /bin/rm; 0 x", reads: ["=read BASH_CMDS","?read BASH_CMDS","0 x"], runs: true },
   { line: "unset PS4; : ${PS4:=\"$(rm x)\"}; set -x; :", reads: ["=unset PS4","?unset PS4",": ${PS4:=\"$(rm x)\"}","?${PS4:=\"$(rm x)\"}","rm x","set -x",":"], runs: true },
   { line: "shopt -s expand_aliases; BASH_ALIASES=\"rm x\"\n0", reads: ["shopt -s expand_aliases","?=BASH_ALIASES=rm x","0"], runs: true },
+  // Found in the third review: brace expansion, which bash does before anything else, a NUL that
+  // ends a $'…' string, and shells and launchers the reader did not know.
+  { line: '{rm,x}', reads: ['rm x'], runs: true },
+  { line: '{r,}m x', reads: ['rm m x'], runs: true },
+  { line: 'timeout {5,rm} x', reads: ['timeout 5 rm x', 'rm x'], runs: true },
+  { line: 'find . -name x {-exec,rm} {} +', reads: ['find . -name x -exec rm {} +', 'rm {}'], runs: true },
+  { line: "bash -c {'rm x',}", reads: ['bash -c rm x', 'rm x'], runs: true },
+  { line: "r$'\\0'm x", reads: ['rm x'], runs: true },
+  { line: "r$'\\x00junk'm x", reads: ['rm x'], runs: true },
+  { line: "$'rm\\c@' x", reads: ['rm x'], runs: true },
+  { line: 'toybox rm x', reads: ['toybox rm x', 'rm x'] },
+  { line: "tcsh -c 'rm x'", reads: ['tcsh -c rm x', 'rm x'] },
+  { line: "fish -c 'rm x'", reads: ['fish -c rm x', 'rm x'] },
 ]

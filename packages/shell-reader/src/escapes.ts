@@ -22,7 +22,7 @@ export function unquotedParts(raw: string): Part[] {
     const next = raw[++i]
     if (next === '\n') continue
     flush()
-    parts.push({ kind: 'literal', text: next, quoted: true })
+    parts.push({ kind: 'literal', text: next, quoted: true, escaped: true })
   }
   flush()
   return parts
@@ -38,9 +38,12 @@ const SIMPLE: Record<string, string> = {
   '\\': '\\', "'": "'", '"': '"', '?': '?',
 }
 
-/** The text of `$'…'` (without `$'` and `'`), with its C escapes decoded. */
+/**
+ * The text of `$'…'` (without `$'` and `'`), with its C escapes decoded. A NUL ends it, as in
+ * bash (`r$'\0junk'm` is `rm`): `\0`, `\x00`, `\u0000`, `\c@` and the octal that wraps to 0.
+ */
 export function ansiC(raw: string): string {
-  return raw.replace(/\\(?:([0-7]{1,3})|x([0-9A-Fa-f]{1,2})|u([0-9A-Fa-f]{1,4})|U([0-9A-Fa-f]{1,8})|c(.)|(.))/gsu,
+  const text = raw.replace(/\\(?:([0-7]{1,3})|x([0-9A-Fa-f]{1,2})|u([0-9A-Fa-f]{1,4})|U([0-9A-Fa-f]{1,8})|c(.)|(.))/gsu,
     (whole, octal?: string, hex?: string, u4?: string, u8?: string, control?: string, other?: string) => {
       if (octal) return String.fromCharCode(parseInt(octal, 8) & 0xff)
       if (hex) return String.fromCharCode(parseInt(hex, 16))
@@ -52,4 +55,6 @@ export function ansiC(raw: string): string {
       if (control) return String.fromCharCode(control.charCodeAt(0) & 0x1f)
       return other !== undefined && Object.hasOwn(SIMPLE, other) ? SIMPLE[other] : whole
     })
+  const nul = text.indexOf('\0')
+  return nul < 0 ? text : text.slice(0, nul)
 }

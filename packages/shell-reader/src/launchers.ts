@@ -26,6 +26,9 @@ const NAMESPACES = ['mount', 'uts', 'ipc', 'net', 'pid', 'user', 'cgroup', 'time
 export const LAUNCHERS: Record<string, Launcher> = {
   builtin: { options: {} },
   busybox: { options: {} },
+  toybox: { options: {} },
+  // macOS: keeps the machine awake while the command runs.
+  caffeinate: { options: { flags: 'dimsu', values: 'tw' } },
   cgexec: { options: { flags: 'h', values: 'g', longFlags: ['sticky'] } },
   chronic: { options: { flags: 'ev' } },
   choom: { options: { values: 'np', longValues: ['adjust', 'pid'] } },
@@ -54,6 +57,8 @@ export const LAUNCHERS: Record<string, Launcher> = {
   ltrace: { options: { flags: 'bcCfghiLrStTV', values: 'aADelnopsuwxF', longFlags: ['demangle', 'no-signals', 'no-plt'], longValues: ['align', 'indent', 'library', 'output'] } },
   nice: { options: { values: 'n', longValues: ['adjustment'], numeric: true } },
   nohup: { options: {} },
+  // macOS: runs the command under a sandbox profile (named, from a file, or given).
+  'sandbox-exec': { options: { values: 'nfpD' } },
   nsenter: {
     options: {
       flags: 'aFZhV',

@@ -7,6 +7,7 @@
  */
 import { createRequire } from 'node:module'
 import { ansiC, doubleQuoted, unquotedParts } from './escapes.js'
+import { expandBraces } from './braces.js'
 import { isCodeVariable } from './evaluation.js'
 import { staticText, type ParseResult, type Part, type ShellParser, type SimpleCommand, type Word } from './syntax.js'
 
@@ -141,7 +142,7 @@ function statement(tree: Tree, stmt: SyntaxNode, state: { commands: SimpleComman
   if (!command) return
   switch (tree.type(command)) {
     case 'CallExpr': {
-      let words = (command.Args as SyntaxNode[]).map((node) => word(tree, node))
+      let words = expandBraces((command.Args as SyntaxNode[]).map((node) => word(tree, node)))
       if (state.timed.has(stmt.Pos().Offset()) && words.length > 0 && staticText(words[0]) === '--') words = words.slice(1)
       const assigns = (command.Assigns as SyntaxNode[]).map((node) => assignment(tree, node))
       if (words.length > 0 || assigns.length > 0) state.commands.push({ words, assigns, input: feed.input, otherInput: feed.other })
@@ -149,7 +150,7 @@ function statement(tree: Tree, stmt: SyntaxNode, state: { commands: SimpleComman
       break
     }
     case 'DeclClause':
-      state.commands.push({ words: declaration(tree, command) })
+      state.commands.push({ words: expandBraces(declaration(tree, command)) })
       break
     default:
       if (feed.input || feed.other) state.fed.push({ start: stmt.Pos().Offset(), end: stmt.End().Offset(), feed })

@@ -8,10 +8,16 @@
 
 /** One piece of a word. */
 export type Part =
-  /** Text after quote and escape removal. Unquoted text may still be expanded (`*`, `{a,b}`). */
-  | { kind: 'literal', text: string, quoted: boolean }
+  /** Text after quote and escape removal. Unquoted text may still be globbed (`*`); a command's words come with their brace expressions expanded (`braces.ts`). */
+  | {
+    kind: 'literal'
+    text: string
+    quoted: boolean
+    /** Written with a backslash before it outside quotes (`\,`): brace expansion tells it from a quoted one. */
+    escaped?: true
+  }
   /**
-   * `$x`, `${x}`, `$((…))`, `$(…)`, `` `…` ``, `<(…)`, `{a,b}`: known only at run time. `quoted`
+   * `$x`, `${x}`, `$((…))`, `$(…)`, `` `…` ``, `<(…)`: known only at run time. `quoted`
    * when it stands inside double quotes (then it is not split into words or globbed).
    */
   | {

@@ -52,7 +52,7 @@ const RUNUSER: OptionSpec = {
 const WATCH: OptionSpec = { flags: 'bcdegptwx', values: 'nq', longFlags: ['beep', 'color', 'differences', 'errexit', 'chgexit', 'precise', 'no-title', 'no-wrap', 'exec'], longValues: ['interval', 'equexit'] }
 
 /** Shells whose `-c` argument, or whose standard input, is a script. */
-const SHELLS = new Set(['sh', 'bash', 'dash', 'zsh', 'ksh', 'mksh', 'ash', 'yash', 'posh', 'rbash'])
+const SHELLS = new Set(['sh', 'bash', 'dash', 'zsh', 'ksh', 'mksh', 'ash', 'yash', 'posh', 'rbash', 'csh', 'tcsh', 'fish'])
 
 /** The `find` actions that run a command, up to a `;` or `+` word. */
 const FIND_EXEC = new Set(['-exec', '-execdir', '-ok', '-okdir'])

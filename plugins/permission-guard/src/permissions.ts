@@ -194,21 +194,27 @@ function absolute(value: string, cwd: string): string {
   return posix.resolve(cwd, value)
 }
 
+/** `example.com.` as `example.com`: the fully qualified spelling of the same host. */
+const withoutRootDot = (host: string) => host.replace(/\.$/, '')
+
 function segment(text: string): string {
   if (text === '**') return '(?:/.*)?'
   return `/${text.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '[^/]*').replace(/\?/g, '[^/]')}`
 }
 
-/** `domain:example.com`: the call's `url` has exactly that host; a URL that cannot be read counts for a deny or ask. */
+/**
+ * `domain:example.com`: the call's `url` has exactly that host (a trailing dot, the same host
+ * to DNS and TLS, is left out on both sides); a URL that cannot be read counts for a deny or ask.
+ */
 function domainTest(spec: string, path: (string | number)[], text: string): (args: Args, permissive: boolean) => Match {
   if (!spec.startsWith('domain:') || spec.length === 'domain:'.length) {
     throw new PolicyError(path, `${JSON.stringify(text)}: WebFetch takes "domain:<host>", as in "WebFetch(domain:example.com)"`)
   }
-  const domain = spec.slice('domain:'.length).toLowerCase()
+  const domain = withoutRootDot(spec.slice('domain:'.length).toLowerCase())
   return (args, permissive) => {
     let host: string | undefined
     try {
-      host = typeof args.url === 'string' ? new URL(args.url).hostname.toLowerCase() : undefined
+      host = typeof args.url === 'string' ? withoutRootDot(new URL(args.url).hostname.toLowerCase()) : undefined
     } catch { /* unreadable: decided below */ }
     if (host === undefined) return permissive ? NO : { matched: true, note: 'the URL cannot be read, so it counts as matching' }
     return host === domain ? YES : NO

@@ -177,6 +177,28 @@ describe('permissions on a real kernel', () => {
     expect(await run('other__do', {})).toBe('ok')
   })
 
+  it('takes a host with its root dot (example.com.) as the same host, for a deny and an allow', async () => {
+    const { run } = await guarded({ default: 'allow', permissions: { deny: ['WebFetch(domain:evil.com)'] } })
+    for (const url of ['https://evil.com./x', 'https://EVIL.COM./x', 'https://evil.com:443/x']) expect([url, await run('WebFetch', { url })]).toEqual([url, TOOL_DENIED])
+    expect(await run('WebFetch', { url: 'https://notevil.com./x' })).toBe('ok')
+    const allowing = await guarded({ default: 'deny', permissions: { allow: ['WebFetch(domain:example.com.)'] } })
+    expect(await allowing.run('WebFetch', { url: 'https://example.com/a' })).toBe('ok')
+  })
+
+  it('reads brace expansion and a NUL in $\'…\' as bash does, so neither gets past a deny or an allow', () => {
+    // Found in review: each of these runs the denied command in bash, and read as plain text it did not match.
+    const deny = guard.compilePolicy(guard.Config({ default: 'allow', permissions: { deny: ['Bash(git push:*)', 'Bash(npm publish:*)', 'Bash(rm:*)'] } }))
+    for (const command of ['git {push,} origin main', 'npm {publish,}', 'timeout {5,rm} -rf src', 'env -u {X,rm} x', 'sudo -u {root,rm} x',
+      'stdbuf -o {0,rm} x', 'nice -n {5,rm} x', 'find . {-exec,rm} -rf {} +', "bash -c {'rm x',}", "eval {'rm x',}",
+      "r$'\\0'm -rf src", "r$'\\x00junk'm x", "$'rm\\c@' y", "git push$'\\0' origin", "tcsh -c 'rm x'", "fish -c 'rm x'", 'toybox rm x']) {
+      expect([command, deny('bash', { command }).action]).toEqual([command, 'deny'])
+    }
+    expect(deny('bash', { command: 'git {status,} --short' }).action).toBe('allow')
+    const allow = guard.compilePolicy(guard.Config({ default: 'deny', permissions: { allow: ['Bash(find:*)', 'Bash(ls:*)', 'Bash(xargs:*)'] } }))
+    for (const command of ['find . {-exec,rm} -rf / \\;', 'ls | xargs -n {1,rm}']) expect([command, allow('bash', { command }).action]).toEqual([command, 'deny'])
+    expect(allow('bash', { command: 'find . -name {a,b}.ts' }).action).toBe('allow')
+  })
+
   it('hides a tool every call of which a permissions deny refuses', async () => {
     const { ctx } = await guarded({ default: 'deny', permissions: { deny: ['Bash'], allow: ['Read'] } })
     const view = ctx.get('toolPolicy') as guard.ToolPolicyView
