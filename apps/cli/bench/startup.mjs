@@ -9,7 +9,7 @@
 // average before and after is printed with the figures, which mean little on a busy machine.
 // Usage: node bench/startup.mjs [--runs N]   (build first: npx -y pnpm@10 build)
 import { spawnSync } from 'node:child_process'
-import { existsSync, utimesSync } from 'node:fs'
+import { existsSync, realpathSync, utimesSync } from 'node:fs'
 import { loadavg } from 'node:os'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
@@ -37,7 +37,7 @@ const commands = [
   { label: 'rein hook claude-code --resident', args: [bin, 'hook', 'claude-code', '--resident', '-c', hookPolicy], input: preToolUse },
 ]
 const { socketPath } = await import('../dist/src/hook/resident.js')
-const socket = socketPath(hookPolicy)
+const socket = socketPath(hookPolicy, realpathSync(root)) // the input's cwd is root
 
 function once(args, input) {
   const start = process.hrtime.bigint()

@@ -2,61 +2,18 @@
  * `rein hook claude-code`, driven as Claude Code drives it: a real `rein` process per call,
  * the hook's JSON on stdin, and its exit code, stdout and stderr checked (DESIGN.md §7.5).
  */
-import { spawn } from 'node:child_process'
-import { existsSync } from 'node:fs'
-import { readFile, writeFile } from 'node:fs/promises'
+import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { beforeAll, describe, expect, it } from 'vitest'
-import { socketPath } from '../src/hook/resident.js'
-import { BIN, project, requireBuild } from './helpers.js'
+import { project, requireBuild } from './helpers.js'
+import { decisionOf, expectFailedClosed, hook, input, POLICY, withPlugin } from './hook/run.js'
 
 beforeAll(requireBuild)
-
-const POLICY = `
-plugins:
-  - use: '@rein/plugin-audit'
-    config: { file: ./audit.jsonl }
-  - use: '@rein/plugin-permission-guard'
-    config:
-      default: ask
-      rules:
-        - { tool: Bash, action: allow, when: { command: { shell: 'git status' } } }
-        - { tool: Bash, action: allow, when: { command: { shell: 'npm run test*' } } }
-        - { tool: Bash, action: deny, when: { command: { shell: 'rm *' } }, reason: rm is never run here }
-        - { tool: Read, action: allow, when: { file_path: './src/**' } }
-        - { tool: Read, action: deny, when: { file_path: './.env' }, reason: secrets stay unread }
-        - { tool: Read, action: deny, when: { file_path: '/etc/shadow' }, reason: not the shadow file }
-        - { tool: github__delete_repo, action: deny, reason: repositories are never deleted }
-`
-
-interface HookRun { code: number, stdout: string, stderr: string }
-
-/** Runs `rein hook claude-code <args>` in `cwd` with `stdin` written to it. */
-function hook(cwd: string, stdin: string | Buffer, args: string[] = []): Promise<HookRun> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, 'hook', 'claude-code', ...args], { cwd, env: { ...process.env, NO_COLOR: '1' } })
-    let stdout = ''
-    let stderr = ''
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => { stdout += chunk })
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => { stderr += chunk })
-    child.on('error', reject)
-    child.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr }))
-    child.stdin.on('error', () => {}) // the hook may stop reading early (a 10 MB input)
-    child.stdin.end(stdin)
-  })
-}
-
-/** A PreToolUse (or other) hook input as Claude Code writes it. */
-function input(cwd: string, tool_name: string, tool_input: unknown, extra: Record<string, unknown> = {}): string {
-  return JSON.stringify({ session_id: 's1', hook_event_name: 'PreToolUse', tool_name, tool_input, tool_use_id: 'toolu_1', cwd, ...extra })
-}
 
 async function withPolicy(files: Record<string, string> = {}, yaml = POLICY) {
   const dir = await project({ 'rein.yaml': yaml, ...files })
   return { dir, pre: (tool: string, args: unknown, extra?: Record<string, unknown>) => hook(dir, input(dir, tool, args, extra)) }
 }
-
-const decisionOf = (run: HookRun) => JSON.parse(run.stdout).hookSpecificOutput
 
 describe('rein hook claude-code: PreToolUse', { timeout: 120_000 }, () => {
   it('allow: exit 0 and only the JSON answer on stdout', async () => {
@@ -113,6 +70,14 @@ describe('rein hook claude-code: PreToolUse', { timeout: 120_000 }, () => {
     expect((await pre('Read', { file_path: '/etc/../etc/shadow' })).stderr).toContain('not the shadow file')
   })
 
+  it('a tool name that is also a property of every object (toString, constructor) is a tool rein does not know', async () => {
+    const { pre } = await withPolicy()
+    for (const name of ['toString', 'constructor', '__proto__']) {
+      const run = await pre(name, { any: 1 })
+      expect([name, run.code, decisionOf(run).permissionDecision]).toEqual([name, 0, 'ask'])
+    }
+  })
+
   it('mcp__<server>__<tool> is also rein\'s <server>__<tool>', async () => {
     const { pre } = await withPolicy()
     const run = await pre('mcp__github__delete_repo', { repo: 'x' })
@@ -152,22 +117,21 @@ plugins:
 describe('rein hook claude-code: a plugin\'s allow and rewrites', { timeout: 120_000 }, () => {
   const allowAll = `export const name = 'allow-all'\nexport const inject = ['tools']\nexport function apply(ctx) { ctx.on('tools/pre-execute', async () => ({ kind: 'allow' })) }\n`
   const rewrite = (to: string) => `export const name = 'quiet'\nexport const inject = ['tools']\nexport function apply(ctx) {\n  ctx.on('tools/pre-execute', async (exec, next) => exec.arguments.command === 'npm run test' ? { kind: 'allow', arguments: { command: ${JSON.stringify(to)} } } : next())\n}\n`
-  const yaml = (plugin: string) => POLICY.replace('plugins:\n', `plugins:\n  - use: ./${plugin}\n`)
 
   it('a plugin that allows everything cannot override a deny', async () => {
-    const { pre } = await withPolicy({ 'allow-all.mjs': allowAll }, yaml('allow-all.mjs'))
+    const { pre } = await withPolicy({ 'allow-all.mjs': allowAll }, withPlugin('allow-all.mjs'))
     const run = await pre('Bash', { command: 'rm -rf x' })
     expect([run.code, run.stderr.trim()]).toEqual([2, 'rm is never run here'])
   })
 
   it('a rewrite comes back as updatedInput', async () => {
-    const dir = await project({ 'rein.yaml': yaml('quiet.mjs'), 'quiet.mjs': rewrite('npm run test --silent') })
+    const dir = await project({ 'rein.yaml': withPlugin('quiet.mjs'), 'quiet.mjs': rewrite('npm run test --silent') })
     const run = await hook(dir, input(dir, 'Bash', { command: 'npm run test' }))
     expect([run.code, decisionOf(run)]).toEqual([0, expect.objectContaining({ permissionDecision: 'allow', updatedInput: { command: 'npm run test --silent' } })])
   })
 
   it('a rewrite into what the policy denies is denied', async () => {
-    const dir = await project({ 'rein.yaml': yaml('quiet.mjs'), 'quiet.mjs': rewrite('rm -rf /') })
+    const dir = await project({ 'rein.yaml': withPlugin('quiet.mjs'), 'quiet.mjs': rewrite('rm -rf /') })
     const run = await hook(dir, input(dir, 'Bash', { command: 'npm run test' }))
     expect([run.code, run.stdout, run.stderr.trim()]).toEqual([2, '', 'rm is never run here'])
   })
@@ -184,12 +148,6 @@ describe('rein hook claude-code: PostToolUse', { timeout: 120_000 }, () => {
 })
 
 describe('rein hook claude-code fails closed: exit 2 with the reason, never a stack trace', { timeout: 120_000 }, () => {
-  const noStack = (run: HookRun) => {
-    expect([run.code, run.stdout]).toEqual([2, ''])
-    expect(run.stderr).not.toMatch(/\n\s+at /)
-    expect(run.stderr).toMatch(/^rein hook: /m)
-  }
-
   it.each([
     ['bad JSON', '{"hook_event_name": "PreToolUse", ', /not JSON/],
     ['an empty stdin', '', /stdin was empty/],
@@ -199,68 +157,44 @@ describe('rein hook claude-code fails closed: exit 2 with the reason, never a st
   ])('%s', async (_label, stdin, message) => {
     const { dir } = await withPolicy()
     const run = await hook(dir, stdin)
-    noStack(run)
+    expectFailedClosed(run)
     expect(run.stderr).toMatch(message)
   })
 
   it('a 10 MB stdin', async () => {
     const { dir } = await withPolicy()
     const run = await hook(dir, Buffer.alloc(10 * 1024 * 1024, 'a'))
-    noStack(run)
+    expectFailedClosed(run)
     expect(run.stderr).toContain('larger than')
   })
 
   it('a config that does not load', async () => {
     const { dir } = await withPolicy({}, 'plugins:\n  - use: \'@rein/plugin-permission-guard\'\n    config: { default: maybe }\n')
     const run = await hook(dir, input(dir, 'Bash', { command: 'ls' }))
-    noStack(run)
+    expectFailedClosed(run)
     expect(run.stderr).toContain('the config did not load')
   })
 
   it('a plugin that crashes the process', async () => {
     const crash = `export const name = 'crash'\nexport const inject = ['tools']\nexport function apply(ctx) { ctx.on('tools/pre-execute', () => { setImmediate(() => { throw new Error('kaboom') }); return new Promise(() => {}) }) }\n`
-    const { dir } = await withPolicy({ 'crash.mjs': crash }, POLICY.replace('plugins:\n', 'plugins:\n  - use: ./crash.mjs\n'))
+    const { dir } = await withPolicy({ 'crash.mjs': crash }, withPlugin('crash.mjs'))
     const run = await hook(dir, input(dir, 'Bash', { command: 'git status' }))
-    noStack(run)
+    expectFailedClosed(run)
     expect(run.stderr).toContain('kaboom')
   })
 
   it('a plugin that leaves something running does not keep the answer past rein\'s exit', async () => {
     const linger = `export const name = 'linger'\nexport function apply() { setInterval(() => {}, 1000) }\n`
-    const { dir } = await withPolicy({ 'linger.mjs': linger }, POLICY.replace('plugins:\n', 'plugins:\n  - use: ./linger.mjs\n'))
+    const { dir } = await withPolicy({ 'linger.mjs': linger }, withPlugin('linger.mjs'))
     const run = await hook(dir, input(dir, 'Bash', { command: 'rm -rf x' }))
     expect([run.code, run.stderr.trim()]).toEqual([2, 'rm is never run here'])
   })
 
   it('rein\'s own time limit', async () => {
     const stall = `export const name = 'stall'\nexport const inject = ['tools']\nexport function apply(ctx) { ctx.on('tools/pre-execute', () => new Promise(() => {})) }\n`
-    const { dir } = await withPolicy({ 'stall.mjs': stall }, POLICY.replace('plugins:\n', 'plugins:\n  - use: ./stall.mjs\n'))
+    const { dir } = await withPolicy({ 'stall.mjs': stall }, withPlugin('stall.mjs'))
     const run = await hook(dir, input(dir, 'Bash', { command: 'git status' }), ['--timeout', '300'])
-    noStack(run)
+    expectFailedClosed(run)
     expect(run.stderr).toContain('no answer within 300 ms')
-  })
-})
-
-describe('rein hook claude-code --resident', { timeout: 180_000 }, () => {
-  it('answers from a resident process that loaded the harness once, and an edit of rein.yaml applies at once', async () => {
-    const counter = `import { appendFileSync } from 'node:fs'\nexport const name = 'count-loads'\nexport function apply() { appendFileSync(new URL('./loads.txt', import.meta.url), 'load\\n') }\n`
-    const dir = await project({ 'rein.yaml': POLICY.replace('plugins:\n', 'plugins:\n  - use: ./count.mjs\n'), 'count.mjs': counter })
-    const loads = async () => (await readFile(join(dir, 'loads.txt'), 'utf8')).split('\n').filter(Boolean).length
-    const call = () => hook(dir, input(dir, 'Bash', { command: 'git status' }), ['--resident'])
-    const first = await call()
-    expect([first.code, decisionOf(first).permissionDecision]).toEqual([0, 'allow'])
-    // The first call is answered in its own process and starts the resident one.
-    const socket = socketPath(join(dir, 'rein.yaml'))!
-    while (!existsSync(socket)) await new Promise((resolve) => setTimeout(resolve, 50))
-    const loaded = await loads()
-    expect(loaded).toBe(2)
-    for (let i = 0; i < 2; i++) {
-      const run = await call()
-      expect([run.code, decisionOf(run).permissionDecision, run.stderr]).toEqual([0, 'allow', ''])
-    }
-    expect(await loads()).toBe(loaded)
-    await writeFile(join(dir, 'rein.yaml'), POLICY.replace("{ tool: Bash, action: allow, when: { command: { shell: 'git status' } } }", "{ tool: Bash, action: deny, when: { command: { shell: 'git *' } }, reason: no git today }"))
-    const edited = await call()
-    expect([edited.code, edited.stderr.trim()]).toEqual([2, 'no git today'])
   })
 })

@@ -5,7 +5,7 @@
  * command does not use. Spawned tests run bin/rein.mjs, which imports dist: build first.
  */
 import { spawn } from 'node:child_process'
-import { existsSync } from 'node:fs'
+import { existsSync, realpathSync } from 'node:fs'
 import { readFile, rm } from 'node:fs/promises'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
@@ -73,7 +73,7 @@ describe('modules loaded at start-up', () => {
     try {
       // The first call is answered in its own process and starts the resident one.
       await modulesLoadedBy(argv, call)
-      const socket = socketPath(config)!
+      const socket = socketPath(config, realpathSync(dir))!
       while (!existsSync(socket)) await new Promise((resolve) => setTimeout(resolve, 50))
       const modules = await modulesLoadedBy(argv, call)
       // The probe sees the hook command and the resident client, so an empty list cannot pass.

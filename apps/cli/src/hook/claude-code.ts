@@ -10,28 +10,39 @@ import { failure, TOOL_DENIED, type Decision, type ExecuteOptions, type Json, ty
 import type { Harness } from '@rein/loader'
 import { reportFailure } from '../failures.js'
 import { println, type Io } from '../io.js'
+import { BLOCK } from './fail-closed.js'
 import { HookInputError, parseHookInput, type HookInput } from './input.js'
-import { hostTool, namesOf, pathsForHost, pathsForRules } from './tools.js'
-
-/** Exit 2: Claude Code blocks the call and shows stderr; every other code lets the call through. */
-export const BLOCK = 2
+import { hostTool, namesOf, pathsForHost, pathsForRules, pathsSetTo } from './tools.js'
+import { enterHostDir } from './working-dir.js'
 
 /** How severe a decision is: across the names and spellings of one call, the most severe wins. */
 const SEVERITY: Record<Decision['kind'], number> = { allow: 0, ask: 1, invalid: 2, deny: 3 }
 
 /**
- * Answers the hook input `text` with the harness in `configFile` (loaded now and disposed after,
- * unless a loaded `resident` harness is given); resolves with the exit code.
+ * Answers the hook input `text` with the harness in `configFile` (loaded now, in the input's
+ * cwd, and disposed after, unless a `resident` harness loaded in that folder is given);
+ * resolves with the exit code.
  */
 export async function claudeCodeHook(text: string, configFile: string, io: Io, resident?: Harness): Promise<number> {
   let input: HookInput
+  let leave = () => {}
   try {
     input = parseHookInput(text, io.cwd)
+    if (!resident) leave = enterHostDir(input.cwd)
   } catch (error) {
     if (!(error instanceof HookInputError)) throw error
     println(io.stderr, `rein hook: ${error.message}`)
     return BLOCK
   }
+  try {
+    return await answer(input, configFile, io, resident)
+  } finally {
+    leave()
+  }
+}
+
+/** The answer to the checked `input`, with the process already in its cwd. */
+async function answer(input: HookInput, configFile: string, io: Io, resident: Harness | undefined): Promise<number> {
   let harness = resident
   try {
     harness ??= await loadHookHarness(configFile, io)
@@ -91,8 +102,10 @@ export async function loadHookHarness(configFile: string, io: Io): Promise<Harne
 
 /**
  * The decision for the call under each name it goes by and each spelling of its paths: the
- * relative one (`./x` inside cwd) decides, and a deny of the absolute spelling holds too.
- * Answers the most severe, and the name whose decision it is.
+ * relative one (`./x` inside cwd) decides, and a deny of the absolute spelling holds too, as
+ * does an ask that something about the absolute path gave (not the default, which the
+ * relative spelling had too: an ask by default must not undo an allow of `./src/**`). Answers
+ * the most severe, and the name whose decision it is.
  */
 async function decideAll(tools: ToolService, input: HookInput, options: ExecuteOptions): Promise<{ decision: Decision, tool: string }> {
   let worst: { decision: Decision, tool: string } | undefined
@@ -102,12 +115,17 @@ async function decideAll(tools: ToolService, input: HookInput, options: ExecuteO
     const absolute = pathsForHost(name, input.toolInput, input.cwd)
     if (absolute && decision.kind !== 'deny') {
       const other = await decide(absolute)
-      if (other.kind === 'deny') decision = other
+      // The ask holds unless the call gets the same with a path no rule names.
+      const byPath = async () => JSON.stringify(other) !== JSON.stringify(await decide(pathsSetTo(name, input.toolInput, NO_PATH)!))
+      if (other.kind === 'deny' || (other.kind === 'ask' && decision.kind === 'allow' && await byPath())) decision = other
     }
     if (!worst || SEVERITY[decision.kind] > SEVERITY[worst.decision.kind]) worst = { decision, tool: name }
   }
   return worst!
 }
+
+/** A path no rule names (Claude Code never sends a NUL): what a call gets from the rules that name no path, and the default. */
+const NO_PATH = '/\0'
 
 /** What Claude Code reported the tool answered (parsed JSON, so plain data), as the result observers see. */
 function ranResult(response: unknown) {

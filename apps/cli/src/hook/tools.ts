@@ -25,9 +25,14 @@ const INPUTS: Record<string, { properties: Record<string, Field>, required: stri
   WebSearch: { properties: { query: str }, required: ['query'] },
 }
 
+/** The documented input of Claude Code's tool `name`; undefined for any other name (`toString` included). */
+function inputOf(name: string) {
+  return Object.hasOwn(INPUTS, name) ? INPUTS[name] : undefined
+}
+
 /** The decide-only definition of tool `name`: its documented input, or any object for a tool rein does not know. */
 export function hostTool(name: string): ToolDefinition {
-  const input = INPUTS[name]
+  const input = inputOf(name)
   return defineTool({
     name,
     description: `Claude Code's ${name} tool (decided by rein, run by Claude Code).`,
@@ -78,14 +83,23 @@ export function pathsForRules(tool: string, args: Record<string, unknown>, cwd: 
 
 /**
  * `args` with each path argument of `tool` absolute and normalised, or undefined when it has none:
- * for `updatedInput`, and to judge the absolute spelling too (a deny written that way still holds).
+ * for `updatedInput`, and to judge the absolute spelling too (a deny or ask written that way still holds).
  */
 export function pathsForHost(tool: string, args: Record<string, unknown>, cwd: string): Record<string, unknown> | undefined {
   return mapPaths(tool, args, (path) => resolve(cwd, path))
 }
 
+/**
+ * `args` with each path argument of `tool` replaced by `path`, or undefined when it has none: a
+ * call that rules about a particular path do not decide (what the default and the rules that
+ * name no path give it).
+ */
+export function pathsSetTo(tool: string, args: Record<string, unknown>, path: string): Record<string, unknown> | undefined {
+  return mapPaths(tool, args, () => path)
+}
+
 function mapPaths(tool: string, args: Record<string, unknown>, map: (path: string) => string): Record<string, unknown> | undefined {
-  const keys = INPUTS[tool]?.paths?.filter((key) => typeof args[key] === 'string' && args[key] !== '')
+  const keys = inputOf(tool)?.paths?.filter((key) => typeof args[key] === 'string' && args[key] !== '')
   if (!keys?.length) return undefined
   const out = { ...args }
   for (const key of keys) out[key] = map(args[key] as string)

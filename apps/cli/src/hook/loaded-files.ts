@@ -1,0 +1,49 @@
+/**
+ * The files a resident harness was loaded from — the config file, the module file of every
+ * entry (`use: ./guard.mjs` and packages alike) and the example files the config names — so
+ * that the resident answers only while each is as it was loaded: same size, mtime and content
+ * (a SHA-256, tens of microseconds per file). A file that a module imports in turn is not known
+ * here; Node does not say which files a module imported.
+ */
+import { createHash } from 'node:crypto'
+import { readFileSync, statSync } from 'node:fs'
+import type { Harness } from '@rein/loader'
+
+/**
+ * How far a file's mtime may lag the clock: Linux stamps files with a clock that ticks every
+ * few milliseconds, so a file written just after `Date.now()` may look a little older.
+ */
+const CLOCK_SLACK_MS = 20
+
+/** One file as it is now: size, mtime and content hash, or `missing`. */
+export function fingerprint(file: string): string {
+  try {
+    const { size, mtimeMs } = statSync(file)
+    return `${size}:${mtimeMs}:${createHash('sha256').update(readFileSync(file)).digest('hex')}`
+  } catch {
+    return 'missing'
+  }
+}
+
+/**
+ * Whether any file `harness` was loaded from has changed. `config` is the config file's
+ * fingerprint taken before loading; the module and example files, known only once loaded,
+ * count as changed from the start when modified after `loadStartedAt` (the harness may hold
+ * either version).
+ */
+export function changedSince(harness: Harness, config: string, loadStartedAt: number): () => boolean {
+  const configFile = harness.config.file
+  const others = [...new Set([...harness.config.examples, ...harness.entries.flatMap((entry) => entry.file ?? [])])]
+    .filter((file) => file !== configFile)
+  const prints = others.map(fingerprint)
+  const editedWhileLoading = others.some((file) => mtimeOf(file) >= loadStartedAt - CLOCK_SLACK_MS)
+  return () => editedWhileLoading || fingerprint(configFile) !== config || others.some((file, i) => fingerprint(file) !== prints[i])
+}
+
+function mtimeOf(file: string): number {
+  try {
+    return statSync(file).mtimeMs
+  } catch {
+    return Number.NEGATIVE_INFINITY
+  }
+}
