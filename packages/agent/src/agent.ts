@@ -25,6 +25,7 @@ import { repairSession } from './repair.js'
 import { runBatch, type BatchOutcome } from './scheduler.js'
 import { memorySession, type SessionStore } from './session.js'
 import { SessionLog } from './session-log.js'
+import { enterRun } from './session-runs.js'
 import { after, closeTurn, joined, type TurnClose } from './turn-appends.js'
 import { batchTools, type BatchTools } from './tool-access.js'
 
@@ -80,10 +81,12 @@ export interface RunOutcome {
 export interface Agent {
   /**
    * Adds `input` as a user message (none when undefined: resume as is) and runs the loop.
-   * The first run of an agent loads its session and repairs calls left without a result; a run
-   * without input reads the session afresh and, when it awaits approval, continues the parked
-   * batch first. A run with input on a session awaiting approval is an `error` and writes nothing.
-   * Rejects only when called while another run of this agent is in progress.
+   * Every run first sees what other writers added to the session since this agent last read it
+   * (another store, process or `answerApproval`), and repairs calls left without a result; a run
+   * without input on a session awaiting approval continues the parked batch first. A run with
+   * input on a session awaiting approval is an `error` and writes nothing. While a run is in
+   * progress, `answerApproval` refuses to answer in its session. Rejects only when called while
+   * another run of this agent is in progress.
    */
   run(input?: string | ContentBlock[], options?: RunOptions): Promise<RunOutcome>
   readonly session: SessionStore
@@ -137,9 +140,12 @@ export function createAgent(ctx: Context, options: AgentOptions): Agent {
     async run(input, runOptions = {}) {
       if (running) throw new Error(`agent "${settings.name}" is already running; await the previous run() before starting another`)
       running = true
+      // Until it returns, `answerApproval` refuses to write into this session (`session-runs.ts`).
+      const leave = enterRun(settings.session.id)
       try {
         return await runLoop({ ctx, service, tools, log, book, settings }, input, runOptions.signal ?? runSignal())
       } finally {
+        leave()
         running = false
       }
     },
@@ -192,12 +198,17 @@ async function runLoop(env: LoopEnv, input: string | ContentBlock[] | undefined,
     events.emit('agent/run-start', { runId, agent, at: Date.now(), observe: (observer) => events.observe(observer) })
   }
   try {
-    // A run without input may continue a parked batch: it reads what others wrote meanwhile (answers).
-    await log.open(input === undefined)
+    // What others wrote meanwhile is seen by every run: answers, and a batch another store parked.
+    await log.open()
     book.read(log.all)
     let parked = parkedTurnOf(log.all, book.current)
     if (parked && input !== undefined) return end('error', awaitingError(log.store.id, parked, book))
-    await repairSession(ctx, log, agent, signal, parked)
+    if ((await repairSession(ctx, log, agent, book, signal, parked)).parked) {
+      // A call run again by repair parked: the session now awaits approval, as if it had parked before the crash.
+      book.read(log.all)
+      parked = parkedTurnOf(log.all, book.current)
+      if (parked && input !== undefined) return end('error', awaitingError(log.store.id, parked, book))
+    }
     if (settings.system !== undefined && log.all.length === 0) {
       await log.append({ type: 'message', message: { role: 'system', content: settings.system } })
     }

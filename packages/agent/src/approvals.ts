@@ -2,7 +2,8 @@
  * Answering parked calls from code (DESIGN.md §7.2): `pendingApprovals(store)` lists the requests
  * of a session that wait for an answer; `answerApproval(store, id, answer)` writes one answer
  * into the session. Both read the store afresh, so they see what any process wrote. An answer is
- * written only after every check passed, and a refused answer writes nothing. On a store with
+ * written only after every check passed, and a refused answer writes nothing; while a run of this
+ * process uses the session (`session-runs.ts`) every answer to it is refused. On a store with
  * `peek` and `appendAfter` (PostgreSQL) neither opens the session for writing: the answer is
  * stored only right after the entries it was checked against, so of two answers racing, from
  * any processes, one lands and the other is checked again (and refused as already answered). The answer takes
@@ -12,6 +13,7 @@ import type { ApprovalAnswer } from '@rein/kernel'
 import { answerProblem, approvalsOf, callKey } from './approval-entries.js'
 import { parkedOf, type ParkedCall } from './approval-book.js'
 import type { NewSessionEntry, SessionEntry, SessionStore } from './session.js'
+import { inRun } from './session-runs.js'
 
 /** A request waiting for its answer, as `pendingApprovals` lists it. */
 export interface PendingApproval extends ParkedCall {
@@ -44,8 +46,9 @@ const MAX_ATTEMPTS = 20
 /**
  * Appends `answer` for request `id` to the session in `store` (any `SessionStore`: the JSONL file,
  * PostgreSQL). Rejects, writing nothing, when `id` names no request of the session, when it is
- * already answered, replaced by a newer request, settled (its call has a result) or expired, and
- * when `answer` or `by` is not what it should be. Resolves with the stored entry.
+ * already answered, replaced by a newer request, settled (its call has a result) or expired, when
+ * `answer` or `by` is not what it should be, and while a run of this process uses the session
+ * (`code` `SESSION_LOCKED`: answer after `agent.run()` returns). Resolves with the stored entry.
  */
 export function answerApproval(store: SessionStore, id: string, answer: ApprovalAnswer, options: AnswerOptions = {}): Promise<SessionEntry> {
   const turn = (queues.get(store) ?? Promise.resolve()).then(() => answerNow(store, id, answer, options))
@@ -62,7 +65,9 @@ async function answerNow(store: SessionStore, id: string, answer: ApprovalAnswer
   if (!Number.isFinite(now)) throw new TypeError('answerApproval: "now" must be a time in ms since the epoch')
   const entry: NewSessionEntry & { type: 'approval/answer' } = { type: 'approval/answer', id, answer, at: now }
   if (by !== undefined) entry.by = by
+  // Asked again right before each write: a run may have started while the session was read.
   const check = (entries: SessionEntry[]) => {
+    if (inRun(store.id)) throw runningError(store.id)
     const problem = answerProblem(approvalsOf(entries), id, now)
     if (problem !== undefined) throw new Error(`answerApproval: ${problem}; nothing was written`)
   }
@@ -79,6 +84,18 @@ async function answerNow(store: SessionStore, id: string, answer: ApprovalAnswer
     if (stored) return stored
   }
   throw new Error(`answerApproval: session ${store.id} changed under each of ${MAX_ATTEMPTS} tries; nothing was written`)
+}
+
+/**
+ * The refusal of an answer to a session that a run of this process is using: the run read the
+ * session's approvals when it started, and may record the very request being answered again,
+ * after the answer, which would make the session unreadable. `code` is `SESSION_LOCKED`, as a
+ * store's refusal of a second writer is.
+ */
+function runningError(session: string): Error {
+  const error = new Error(`answerApproval: session ${session} is in use by a run of this process (agent.run() has not returned yet), ` +
+    'which may park this call again; answer after that run returns, and the next agent.run() continues with the answer; nothing was written')
+  return Object.assign(error, { code: 'SESSION_LOCKED' })
 }
 
 /** The requests of the session in `store` that wait for an answer, in log order (expired ones included, marked). */

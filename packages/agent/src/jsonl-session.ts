@@ -4,10 +4,14 @@
  * fdatasync, and each append resolves only after every byte of its line is written and the
  * sync that covers it is done. So a `tool/call` is on disk before its body runs, and the file
  * survives `kill -9` at any instant: a torn last line (a write cut short) was never
- * acknowledged and is cut off, by byte count, when the file is opened. A write that fails or
+ * acknowledged; it is left out when the file is read, and cut off, by byte count, before the
+ * store's first write (a store that only reads changes nothing in the file). A write that fails or
  * stops short (a full disk, a file size limit) is cut off again at once, back to the end of
  * the last acknowledged entry, its entries are rejected and the store refuses every later
- * append. Any other damage refuses the whole file, which is then left as it is.
+ * append. Any other damage refuses the whole file, which is then left as it is. No append
+ * writes what a load would refuse: an entry of the wrong shape, one that JSON cannot carry, or
+ * an approval entry that breaks the rules of approvals after what the file holds is rejected,
+ * writing nothing of it, and the store goes on.
  *
  * One writer per file: the store holds `<file>.lock` while it is open (`session-lock.ts`).
  * The file must be a regular file; it is created 0600 and the folders made for it 0700: it
@@ -17,12 +21,14 @@ import type { FileHandle } from 'node:fs/promises'
 import { writeSync } from 'node:fs'
 import { realpath } from 'node:fs/promises'
 import { dirname } from 'node:path'
+import { ApprovalLedger } from './approval-entries.js'
 import { afterMicrotasks } from './group-commit.js'
 import { makeFolders, openSessionFile, readAll, writeAll } from './jsonl-file.js'
 import type { NewSessionEntry, SessionEntry, SessionStore } from './session.js'
 import { newEntryProblem } from './session-entry.js'
 import { parseSessionLog } from './session-file.js'
 import { takeWriterLock, type WriterLock } from './session-lock.js'
+import { tellsHead } from './store-head.js'
 
 interface Pending {
   entry: NewSessionEntry
@@ -51,17 +57,23 @@ export function jsonlSession(path: string): SessionStore {
   let broken: Error | undefined
   // The last entry on disk lacks its newline (a write stopped just before it): write one first.
   let newlineFirst = false
+  // The file ends in a torn line (past `size`): cut off before the first write, so a store that only reads changes nothing.
+  let torn = false
   let flushing: Promise<void> | undefined
   const queue: Pending[] = []
+  // The approval rules over what the file holds, so that no append breaks them (a load would refuse it).
+  let ledger = new ApprovalLedger()
 
   const openFile = async () => {
     const opened = await openForWriting(path)
     try {
       const { entries, validBytes, totalBytes, unterminated } = parseSessionLog(await readAll(opened.handle), path)
-      if (validBytes < totalBytes) await opened.handle.truncate(validBytes)
+      torn = validBytes < totalBytes
       lastSeq = entries.at(-1)?.seq ?? 0
       size = validBytes
       newlineFirst = unterminated
+      ledger = new ApprovalLedger()
+      for (const entry of entries) ledger.problem(entry)
     } catch (error) {
       await closeFile(opened).catch(() => {})
       throw error
@@ -75,22 +87,29 @@ export function jsonlSession(path: string): SessionStore {
     throw error
   })
 
-  /** Writes one batch; resolves its entries, or rejects them all (a failed write also breaks the store). */
-  const writeBatch = async (batch: Pending[]) => {
+  /**
+   * Writes one batch: every entry that can be read back (`lineOf`), in one write and one sync.
+   * Resolves those, or rejects them all (a failed write also breaks the store).
+   */
+  const writeBatch = async (queued: Pending[]) => {
     const { handle } = file!
-    // Object.assign, not a spread: a spread copy took 1–2 µs more per entry to build and write (memorySession's note).
-    const stored = batch.map((p, i) => Object.assign({}, p.entry, { seq: lastSeq + 1 + i }) as SessionEntry)
-    let bytes: Buffer
-    try {
-      const lines = stored.map((entry) => `${JSON.stringify(entry)}\n`).join('')
-      bytes = Buffer.from(newlineFirst ? `\n${lines}` : lines)
-    } catch (error) {
-      // Nothing was written: the store goes on.
-      const rejected = new Error(`session entries not appended to ${path}: they cannot be written as JSON (${(error as Error).message})`, { cause: error })
-      for (const p of batch) p.reject(rejected)
-      return
+    const batch: Pending[] = []
+    const stored: SessionEntry[] = []
+    let text = newlineFirst ? '\n' : ''
+    for (const p of queued) {
+      // Object.assign, not a spread: a spread copy took 1–2 µs more per entry to build and write (memorySession's note).
+      const entry = Object.assign({}, p.entry, { seq: lastSeq + 1 + batch.length }) as SessionEntry
+      const line = lineOf(p, entry)
+      if (line === undefined) continue
+      text += line
+      batch.push(p)
+      stored.push(entry)
     }
+    if (batch.length === 0) return
+    const bytes = Buffer.from(text)
     try {
+      if (torn) await handle.truncate(size)
+      torn = false
       // A plain write lands in the page cache in microseconds: made synchronously, it costs no trip
       // through the thread pool, leaving the sync as the one wait of the group (docs/performance.md).
       writeAll((b, offset, length) => writeSync(handle.fd, b, offset, length), bytes)
@@ -104,6 +123,25 @@ export function jsonlSession(path: string): SessionStore {
     size += bytes.length
     newlineFirst = false
     batch.forEach((p, i) => p.resolve(stored[i]))
+  }
+
+  /**
+   * The line of `entry`, or undefined, having rejected `p` (nothing of it is written, the store
+   * goes on), when it cannot be written as JSON or breaks the rules of approvals after what the
+   * file holds (`ApprovalLedger`, which a load checks too): a load would refuse the file after it.
+   */
+  const lineOf = (p: Pending, entry: SessionEntry): string | undefined => {
+    let line: string
+    try {
+      line = `${JSON.stringify(entry)}\n`
+    } catch (error) {
+      p.reject(new Error(`session entries not appended to ${path}: they cannot be written as JSON (${(error as Error).message})`, { cause: error }))
+      return undefined
+    }
+    const problem = ledger.problem(entry)
+    if (problem === undefined) return line
+    p.reject(new Error(`session entry not appended to ${path}: ${problem}; a load would refuse the file after it`))
+    return undefined
   }
 
   const flush = async () => {
@@ -128,7 +166,7 @@ export function jsonlSession(path: string): SessionStore {
     })
   }
 
-  return {
+  const store: SessionStore = {
     id: path,
     async load() {
       await openOnce()
@@ -154,6 +192,9 @@ export function jsonlSession(path: string): SessionStore {
       if (closing) await closeFile(closing)
     },
   }
+  // While the file is open this store is its one writer: it knows its last entry, unless an append is on its way.
+  tellsHead(store, () => file !== undefined && queue.length === 0 && flushing === undefined && !broken ? lastSeq : undefined)
+  return store
 }
 
 /** Makes the folders, opens the file (a regular file only) and takes its writer lock. */

@@ -82,7 +82,7 @@ class Batch implements SlotOwner, BatchLogOwner {
       this.guard(() => this.begin())
       await this.finished
       if (!this.failure && !this.parked && this.env.close) this.guard(() => this.env.close!(this.slots.map((slot) => slot.result!)))
-      if (this.failure || this.parked) await this.cursor.drained()
+      if (this.failure || this.parked) await Promise.all([this.cursor.drained(), this.log.requested()])
     } finally {
       signal?.removeEventListener('abort', onAbort)
     }
@@ -265,7 +265,7 @@ class Batch implements SlotOwner, BatchLogOwner {
     this.firstParked = Math.min(this.firstParked, index)
     const { entry, parked } = this.env.approvals!.park(this.env.turn, index, call, slot.args as { [key: string]: Json }, Date.now())
     ;(this.parked ??= new Map()).set(index, parked)
-    slot.request = entry
+    this.log.request(slot, entry)
     const behind = [...slot.plan.dependents]
     while (behind.length > 0) {
       const dependent = this.slots[behind.pop()!]

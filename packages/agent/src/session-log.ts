@@ -16,6 +16,7 @@ import { inPlaceAppend, type InPlaceStore, type NewSessionEntry, type SessionEnt
 import { ApprovalLedger } from './approval-entries.js'
 import { sessionEntryProblem } from './session-entry.js'
 import { PluginState } from './session-state.js'
+import { headOf } from './store-head.js'
 import { buildMessages, lastTurn, turnOf } from './transcript.js'
 
 /** The session of one agent: writes go through the store, reads come from the mirror. */
@@ -46,14 +47,15 @@ export class SessionLog {
   }
 
   /**
-   * Reads the store on the agent's first run, and again when `afresh` (entries another writer
-   * added meanwhile, such as an approval's answer, are seen); throws, keeping nothing, when an
-   * entry is not valid.
+   * Reads the store at the start of each run, unless the store tells that its last entry is the
+   * last one read or written here (`store-head.ts`): so entries another writer added meanwhile
+   * (another store, process or `answerApproval`: an answer, a parked batch) are always seen.
+   * Throws, keeping nothing, when an entry is not valid.
    */
-  async open(afresh = false): Promise<void> {
+  async open(): Promise<void> {
     // Read at each run: a store's `append` may have been wrapped since (tests observe appends so).
     this.storeNow = inPlaceAppend(this.store)
-    if (this.loaded && !afresh) return
+    if (this.loaded && headOf(this.store) === (this.entries.at(-1)?.seq ?? 0)) return
     const entries = checked(await this.store.load())
     this.entries = entries.map((entry) => deepFreeze(entry))
     this.highestTurn = lastTurn(this.entries)

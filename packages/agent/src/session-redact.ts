@@ -17,6 +17,7 @@
 import type { ContentBlock, Message } from '@rein/kernel'
 import type { NewSessionEntry, SessionStore } from './session.js'
 import { newEntryProblem } from './session-entry.js'
+import { headOf, tellsHead } from './store-head.js'
 
 /** Takes secrets out of a text. */
 export type TextRedactor = (text: string) => string
@@ -39,6 +40,8 @@ export function redactedSession(store: SessionStore, redact: TextRedactor): Sess
     },
   }
   if (store.close) redacting.close = () => store.close!()
+  // Every entry goes to `store`, one for one: its last entry is this one's.
+  tellsHead(redacting, () => headOf(store))
   return redacting
 }
 

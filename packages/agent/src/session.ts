@@ -17,6 +17,7 @@ import {
   codeOf, deepFreeze, type ApprovalAnswer, type ContentBlock, type ExecutionMode, type Json, type Message, type ToolCall, type ToolExecutionResult, type ToolMessage,
 } from '@rein/kernel'
 import type { CallTiming, TurnOutcome } from '@rein/types'
+import { tellsHead } from './store-head.js'
 
 /**
  * A sub-call that asked on behalf of its parent call (a `tools.<name>()` of `run_code`): its id
@@ -140,6 +141,7 @@ export function memorySession(): SessionStore {
     },
   }
   inPlace.set(session, { append: session.append, store })
+  tellsHead(session, () => entries.length)
   return session
 }
 

@@ -8,7 +8,6 @@ import type { StageCallbacks, ToolExecutionResult } from '@rein/kernel'
 import { CallClock } from './call-clock.js'
 import type { Mode, PlannedCall } from './plan.js'
 import type { CallTiming } from '@rein/types'
-import type { NewSessionEntry } from './session.js'
 
 /**
  * Where a call is: not startable yet, ready (logged), started, final, given up (a gap), or held
@@ -37,8 +36,6 @@ export class Slot implements StageCallbacks {
   result?: ToolExecutionResult
   /** It parked for approval (`APPROVAL_PARKED`): a request is recorded instead of a result. */
   parked = false
-  /** The request a parked call records (the one standing for it again, or a new one). */
-  request?: NewSessionEntry
   /** Its `tool/call` entry: appended (when queued, or settled without queueing), durable, or failed. */
   log?: 'pending' | 'durable' | 'failed'
   /** What runs it once its entry is durable, when it started before that. */

@@ -1,12 +1,12 @@
 /**
  * A harness for durable approvals: tools whose bodies record each run in a ledger (`read` and
- * `note` parallel, `write` and `push` exclusive), a policy that asks about every call of the
+ * `note` parallel, `write` and `push` exclusive; a `reconcile` for those given one), a policy that asks about every call of the
  * tools named in `asks` (its rule is `rule`, changeable), and an approval service that speaks the
  * kernel's contract as permission-guard does: the answer recorded in the session first, then
  * park (in park mode), then the live asker (none: deny).
  */
 import type { Context } from 'cordis'
-import { defineTool, type ApprovalAnswer, type ApprovalReply, type ApprovalRequest, type ApprovalService, type Json } from '@rein/kernel'
+import { defineTool, type ApprovalAnswer, type ApprovalReply, type ApprovalRequest, type ApprovalService, type Json, type ReconcileAnswer } from '@rein/kernel'
 import { kernelContext } from './helpers.js'
 
 export interface ApprovalHarness {
@@ -21,9 +21,14 @@ export interface ApprovalHarness {
   live: { ask?: (request: ApprovalRequest) => ApprovalReply | Promise<ApprovalReply>, asked: string[] }
   /** Every request the service answered, as `<call id>:<answer>` (`recorded` when from the session). */
   answers: string[]
+  /** Called as a body starts, with its call id: a promise it returns holds the body until it settles. */
+  hold?: (callId: string) => Promise<void> | undefined
 }
 
-export async function approvalHarness(asks: string[] = ['push']): Promise<ApprovalHarness> {
+/** What a tool's `reconcile` answers, by tool name (none: the tool has no `reconcile`). */
+export type Reconciles = Record<string, () => ReconcileAnswer<Json>>
+
+export async function approvalHarness(asks: string[] = ['push'], reconciles: Reconciles = {}): Promise<ApprovalHarness> {
   const ctx = await kernelContext()
   const h: ApprovalHarness = { ctx, ledger: [], ran: [], policy: { asks: new Set(asks), rule: 'rule-1' }, live: { asked: [] }, answers: [] }
   const tool = (name: string, safe: boolean) => defineTool({
@@ -31,10 +36,15 @@ export async function approvalHarness(asks: string[] = ['push']): Promise<Approv
     description: name,
     parameters: { type: 'object', properties: { x: {} } },
     isConcurrencySafe: () => safe,
+    ...(reconciles[name] ? { reconcile: reconciles[name] } : {}),
     execute: (args: { x?: Json }, exec) => {
-      h.ledger.push(`${name}:${JSON.stringify(args.x ?? null)}`)
-      h.ran.push(exec.id)
-      return { [name]: args.x ?? null }
+      const body = () => {
+        h.ledger.push(`${name}:${JSON.stringify(args.x ?? null)}`)
+        h.ran.push(exec.id)
+        return { [name]: args.x ?? null }
+      }
+      const held = h.hold?.(exec.id)
+      return held ? held.then(body) : body()
     },
   })
   const service: ApprovalService = {

@@ -1,7 +1,7 @@
 /** Which calls of a batch run when one parks, what a continuation substitutes, and what repair leaves alone. */
 import { describe, expect, it } from 'vitest'
 import { scripted } from '@rein/testing'
-import { TOOL_OUTCOME_UNKNOWN } from '@rein/kernel'
+import { TOOL_DENIED, TOOL_OUTCOME_UNKNOWN } from '@rein/kernel'
 import {
   answerApproval, createAgent, memorySession, parseSessionLog, pendingApprovals, type NewSessionEntry, type SessionEntry, type SessionStore,
 } from '../src/index.js'
@@ -141,5 +141,45 @@ describe('resume repair and a parked turn', () => {
     expect(h.ledger).toEqual(['read:3'])
     const codes = (await store.load()).flatMap((e: SessionEntry) => e.type === 'tool/result' ? [`${e.message.toolCallId}:${e.code ?? 'ok'}`] : [])
     expect(codes).toEqual(['a:ok', `p:${TOOL_OUTCOME_UNKNOWN}`, 'b:ok'])
+  })
+
+  /** A session a process killed while p (push) was parked but before its request was written: p logged as started, nothing after. */
+  const killedBeforeRequest = (): NewSessionEntry[] => parkedSession().slice(0, 5)
+
+  it('never commits APPROVAL_PARKED for a call run again on resume: it records its request, and the run awaits approval', async () => {
+    const h = await approvalHarness(['push'], { push: () => ({ ran: false }) })
+    const store = await storeOf(killedBeforeRequest())
+    const agent = createAgent(h.ctx, { provider: scripted([{ role: 'assistant', content: 'done' }]), session: store, approvals: 'park' })
+    const outcome = await agent.run()
+    expect(outcome.kind).toBe('awaiting-approval')
+    expect(outcome.approvals).toMatchObject([{ callId: 'p', tool: 'push', arguments: { x: 2 } }])
+    expect(h.ledger).toEqual([])
+    const entries = await store.load()
+    expect(entries.some((e: SessionEntry) => e.type === 'tool/result' && e.index > 0)).toBe(false)
+    expect(entries.some((e: SessionEntry) => e.type === 'turn/end')).toBe(false)
+    expect(await agent.run('something else')).toMatchObject({ kind: 'error' })
+    await answerApproval(store, outcome.approvals![0].id, 'allow-once')
+    expect((await agent.run()).kind).toBe('completed')
+    expect(h.ledger).toEqual(['push:2', 'read:3'])
+    const codes = (await store.load()).flatMap((e: SessionEntry) => e.type === 'tool/result' ? [`${e.message.toolCallId}:${e.code ?? 'ok'}`] : [])
+    expect(codes).toEqual(['a:ok', 'p:ok', 'b:ok'])
+  })
+
+  it('denies such a call when its batch is not the session\'s last (nothing can continue it), never committing it as parked', async () => {
+    const h = await approvalHarness(['push'], { push: () => ({ ran: false }) })
+    const store = await storeOf([
+      { type: 'message', message: { role: 'user', content: 'go' } },
+      { type: 'message', turn: 1, message: { role: 'assistant', content: '', toolCalls: [call('p', 'push', 2)] } },
+      { type: 'tool/call', turn: 1, index: 0, call: { id: 'p', name: 'push', arguments: { x: 2 } } },
+      { type: 'message', turn: 2, message: { role: 'assistant', content: '', toolCalls: [call('r', 'read', 1)] } },
+      { type: 'tool/call', turn: 2, index: 0, call: { id: 'r', name: 'read', arguments: { x: 1 } } },
+      { type: 'tool/result', turn: 2, index: 0, message: { role: 'tool', toolCallId: 'r', content: [{ type: 'text', text: '{"read":1}' }], isError: false } },
+      { type: 'turn/end', turn: 2, outcome: 'committed' },
+    ])
+    const outcome = await createAgent(h.ctx, { provider: scripted([{ role: 'assistant', content: 'done' }]), session: store, approvals: 'park' }).run()
+    expect(outcome.kind).toBe('completed')
+    const p = (await store.load()).find((e: SessionEntry) => e.type === 'tool/result' && e.message.toolCallId === 'p') as { code?: string }
+    expect(p.code).toBe(TOOL_DENIED)
+    expect(h.ledger).toEqual([])
   })
 })

@@ -1,4 +1,5 @@
 /** Durable approvals in the agent: a run parks, a person answers in the session, the run continues (DESIGN.md §7.2). */
+import { appendFile, readFile } from 'node:fs/promises'
 import { describe, expect, it } from 'vitest'
 import { APPROVAL_PARKED } from '@rein/kernel'
 import { answerApproval, createAgent, jsonlSession, memorySession, pendingApprovals, type SessionEntry, type SessionStore } from '../src/index.js'
@@ -68,6 +69,21 @@ describe('a run that parks', () => {
     expect(outcome.kind).toBe('error')
     expect(outcome.error?.message).toMatch(/awaits approval \(pending: apr_.*\).*answerApproval.*run\(\) and no input; nothing was written/)
     expect(await session.load()).toEqual(before)
+  })
+
+  it('refuses new input while it waits without changing a byte of its file, a torn last line included', async () => {
+    const path = `${await tempDir('rein-approvals-')}/s.jsonl`
+    const first = await parkedRun(jsonlSession(path))
+    await first.session.close!()
+    await appendFile(path, '{"seq":99,"type":"tool/ca')
+    const before = await readFile(path)
+    const h = await approvalHarness()
+    const store = jsonlSession(path)
+    const outcome = await createAgent(h.ctx, { provider: scripted([]), session: store, approvals: 'park' }).run('something else')
+    await store.close!()
+    expect(outcome.kind).toBe('error')
+    expect(outcome.error?.message).toMatch(/awaits approval .*nothing was written/)
+    expect(await readFile(path)).toEqual(before)
   })
 
   it('asks again, under a new id, when the rule that asked changed after the answer', async () => {

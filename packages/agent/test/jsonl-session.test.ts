@@ -211,16 +211,21 @@ describe('jsonlSession on a damaged log: the file is refused, naming file and li
 })
 
 describe('jsonlSession repairs a torn last line by byte count', () => {
-  it('cuts any torn tail off a valid log, leaving exactly the valid prefix, byte for byte', async () => {
+  it('reads any valid log past its torn tail, leaving the file as it is; its first write cuts exactly that tail off, byte for byte', async () => {
     const dir = await tempDir('rein-torn-')
     let run = 0
+    const end: NewSessionEntry = { type: 'turn/end', turn: 1, outcome: 'committed' }
     await fc.assert(fc.asyncProperty(logArb, tornTailArb, async ({ stored, bytes }, tail) => {
       const path = join(dir, `${run++}.jsonl`)
       await writeFile(path, Buffer.concat([bytes, tail]))
-      const store = jsonlSession(path)
-      expect(await store.load()).toEqual(stored)
-      await store.close?.()
-      expect(await readFile(path)).toEqual(bytes)
+      const reader = jsonlSession(path)
+      expect(await reader.load()).toEqual(stored)
+      await reader.close?.()
+      expect(await readFile(path)).toEqual(Buffer.concat([bytes, tail]))
+      const writer = jsonlSession(path)
+      await writer.append(end)
+      await writer.close?.()
+      expect(await readFile(path)).toEqual(Buffer.concat([bytes, Buffer.from(line(end, stored.length + 1))]))
     }), { numRuns: 60 })
   })
 
@@ -255,6 +260,29 @@ describe('jsonlSession appends only what it can read back', () => {
     expect((await store.append(batchEntries[0])).seq).toBe(1)
     await store.close?.()
     expect(await readFile(path, 'utf8')).toBe(line(batchEntries[0], 1))
+  })
+
+  it('rejects an approval entry a load would refuse after what the file holds, writing nothing and keeping later appends', async () => {
+    const path = join(await tempDir('rein-jsonl-'), 'session.jsonl')
+    const first = jsonlSession(path)
+    const parked: NewSessionEntry[] = [
+      { type: 'message', turn: 1, message: { role: 'assistant', content: '', toolCalls: [{ id: 'c1', name: 'push', arguments: '{}' }] } },
+      { type: 'tool/call', turn: 1, index: 0, call: { id: 'c1', name: 'push', arguments: {} } },
+      { type: 'approval/request', id: 'apr_1', turn: 1, index: 0, callId: 'c1', tool: 'push', arguments: {}, rule: 'r' },
+      { type: 'approval/answer', id: 'apr_1', answer: 'allow-once', at: 1 },
+    ]
+    for (const entry of parked) await first.append(entry)
+    await first.close?.()
+    // Reopened: the rules hold against what the file held before this store.
+    const store = jsonlSession(path)
+    const again = store.append(parked[2])
+    const second = store.append(parked[3])
+    const after = store.append(parked[1])
+    await expect(again).rejects.toThrow(`session entry not appended to ${path}: approval request id "apr_1" is used twice`)
+    await expect(second).rejects.toThrow(/approval answer: approval request "apr_1" .* is already answered.*a load would refuse the file after it$/)
+    expect((await after).seq).toBe(5)
+    await store.close?.()
+    expect((await readSession(path)).entries.map((e) => e.type)).toEqual(['message', 'tool/call', 'approval/request', 'approval/answer', 'tool/call'])
   })
 
   it('rejects an entry that cannot be written as JSON, writing nothing and keeping later appends', async () => {
