@@ -76,7 +76,7 @@ export function parseYaml(file: string, text: string): YamlSource {
   const { index, duplicates } = indexKeys(doc)
   if (duplicates.length) {
     throw new ConfigErrors(duplicates.map(({ key, pair, first }) => new ConfigError(LoaderCodes.CONFIG_SYNTAX, { file, line: lineAt(pair.key, 1) },
-      `duplicate key "${key}" (first at line ${lineAt(first.key, 1)}); a key appears once in a mapping, so merge the two or remove one`)))
+      `duplicate key "${key.replace(/^\0/, '')}" (first at line ${lineAt(first.key, 1)}); a key appears once in a mapping, so merge the two or remove one`)))
   }
   let data: unknown
   try {

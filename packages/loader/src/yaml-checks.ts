@@ -20,7 +20,11 @@ export interface DuplicateKey {
   first: Pair
 }
 
-/** Indexes every mapping's keys and lists the repeated ones. Aliases are not followed. */
+/**
+ * Indexes every mapping's keys and lists the repeated ones. Aliases are not followed into
+ * values; a key written as an alias (`*d : allow` after `&d default: deny`) is the key it
+ * names, and a collection key is compared by its content, so neither can repeat a key unseen.
+ */
 export function indexKeys(doc: Document): { index: KeyIndex, duplicates: DuplicateKey[] } {
   const { isMap, isPair, isSeq } = yaml()
   const index: KeyIndex = new WeakMap()
@@ -33,7 +37,7 @@ export function indexKeys(doc: Document): { index: KeyIndex, duplicates: Duplica
       index.set(node, keys)
       for (const pair of node.items) {
         pending.push(pair.key, pair.value)
-        const key = keyText(pair.key)
+        const key = keyText(pair.key) ?? repeatableKey(doc, pair.key)
         if (key === undefined) continue
         const first = keys.get(key)
         if (first) duplicates.push({ key, pair, first })
@@ -47,6 +51,18 @@ export function indexKeys(doc: Document): { index: KeyIndex, duplicates: Duplica
     }
   }
   return { index, duplicates }
+}
+
+/**
+ * What an alias or a collection key is compared by: the key an alias names (its scalar, or a
+ * collection's content), a collection by its content (after a NUL, which no scalar key holds
+ * here, so `? [a]` never meets the key `["a"]`). Undefined for an alias that names nothing.
+ */
+function repeatableKey(doc: Document, key: unknown): string | undefined {
+  const { isAlias, isCollection } = yaml()
+  const named = isAlias(key) ? key.resolve(doc) : key
+  if (named !== key) return keyText(named) ?? repeatableKey(doc, named)
+  return isCollection(key) ? `\0${JSON.stringify(key.toJSON())}` : undefined
 }
 
 /** A scalar key as the loaded object spells it (`null` becomes ''); undefined for a collection key. */

@@ -45,6 +45,17 @@ describe('readYaml', () => {
     ])
   })
 
+  it('counts a key written as an alias, and a collection key written twice, as duplicates', () => {
+    // Found in review: `*d : allow` repeated `default` unseen, and the later one (allow) won.
+    expect(refusalOf('config:\n  &d default: deny\n  rules: []\n  *d : allow\n')).toEqual([
+      '/x/rein.yaml:4: duplicate key "default" (first at line 2); a key appears once in a mapping, so merge the two or remove one',
+    ])
+    expect(refusalOf('a:\n  ? [x, y]\n  : 1\n  ? [x, y]\n  : 2\n')).toEqual([
+      '/x/rein.yaml:4: duplicate key "["x","y"]" (first at line 2); a key appears once in a mapping, so merge the two or remove one',
+    ])
+    expect(() => parseYaml('/x/rein.yaml', 'a:\n  ? &k [x]\n  : 1\nb:\n  *k : 1\n')).not.toThrow() // one each, in two mappings
+  })
+
   it('refuses an alias bomb with the line where the aliases pass the limit', () => {
     const lines = ['a: &a [x, x, x, x, x, x, x, x, x]']
     for (let i = 1; i < 9; i++) {

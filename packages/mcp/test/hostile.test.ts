@@ -40,6 +40,12 @@ describe('a hostile server over stdio', () => {
     expect(shouted).toMatchObject({ isError: false, value: { s: hostile } })
   })
 
+  it('loses a pattern reached through a $ref into a key no keyword names, in arguments and in results', async () => {
+    // Followed, the pattern took ajv minutes on these 41 characters, the event loop blocked (no timeout could fire).
+    const hidden = await h.ctx.tools.execute(call('raw__hidden', { s: hostile }))
+    expect(hidden).toMatchObject({ isError: false, value: { s: hostile } })
+  })
+
   it('ends a call that keeps reporting progress at maxTotalMs and cancels it on the server', async () => {
     const pid = h.pid('capped')
     const mark = h.events.length

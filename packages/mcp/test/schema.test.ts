@@ -51,6 +51,26 @@ describe('withoutPatterns', () => {
     expect(Object.getPrototypeOf(safe.properties)).toBe(Object.prototype)
   })
 
+  it('drops a $ref that points anywhere but at a schema it strips, where a pattern could hide', () => {
+    const evil = { type: 'string', pattern: '^(a+)+$' }
+    const schema = {
+      type: 'object',
+      properties: {
+        hidden: { $ref: '#/x-hidden/evil' }, data: { $ref: '#/default/evil' }, named: { $ref: '#/patternProperties/%5Ex' },
+        escaped: { $ref: '#/x~1hidden' }, bad: { $ref: '#/%E0%A4%A' }, deep: { $dynamicRef: '#/properties/s/pattern' },
+        kept: { $ref: '#/$defs/s' }, item: { $ref: '#/properties/list/items/0' }, root: { $ref: '#/' }, anchor: { $ref: '#name' },
+        list: { type: 'array', items: [{ type: 'number' }] }, s: { type: 'string' },
+      },
+      'x-hidden': { evil }, 'x/hidden': evil, default: { evil }, patternProperties: { '^x': evil }, $defs: { s: evil },
+    }
+    const safe = withoutPatterns(schema) as { properties: Record<string, object>, $defs: object }
+    for (const name of ['hidden', 'data', 'named', 'escaped', 'bad', 'deep']) expect([name, safe.properties[name]]).toEqual([name, {}])
+    expect(safe.properties.kept).toEqual({ $ref: '#/$defs/s' })
+    expect(safe.properties.item).toEqual({ $ref: '#/properties/list/items/0' })
+    expect(safe.properties.anchor).toEqual({ $ref: '#name' })
+    expect(safe.$defs).toEqual({ s: { type: 'string' } })
+  })
+
   it('leaves boolean schemas and odd values as they are', () => {
     expect(withoutPatterns({ items: true, not: false, anyOf: 'odd', properties: null })).toEqual(
       { items: true, not: false, anyOf: 'odd', properties: null })
