@@ -2,7 +2,8 @@
  * `mapParts(value, f)`: the items of an array, or the keys and values of an object, with `f`
  * applied to each value (and `key` to each key, when given): what `redactValue` and the audit
  * log's cuts walk with. Copy on write: when every answer is the part it was given, `value`
- * itself is returned, so a value with nothing to change allocates nothing.
+ * itself is returned, so a value with nothing to change allocates nothing. No value is ever
+ * dropped: when keys map to the same name, the later ones are numbered (`[REDACTED] (2)`).
  */
 export function mapParts(value: object, f: (part: unknown) => unknown, key?: (name: string) => string): object {
   if (Array.isArray(value)) {
@@ -28,7 +29,31 @@ export function mapParts(value: object, f: (part: unknown) => unknown, key?: (na
     const entries: [string, unknown][] = names.slice(0, i).map((kept) => [kept, record[kept]])
     entries.push([newName, mapped])
     for (const rest of names.slice(i + 1)) entries.push([key ? key(rest) : rest, f(record[rest])])
-    return Object.fromEntries(entries)
+    return Object.fromEntries(distinctNames(entries))
   }
   return value
+}
+
+/**
+ * `entries` with every name distinct, in order: a name an earlier entry already has gets the
+ * first suffix ` (2)`, ` (3)`, … that no entry has or asks for (so it takes no later entry's
+ * name either). Each base name remembers where its count stopped, so many alike stay linear.
+ * The entries are renamed in place and returned.
+ */
+function distinctNames(entries: [string, unknown][]): [string, unknown][] {
+  const wanted = new Set(entries.map(([name]) => name))
+  if (wanted.size === entries.length) return entries
+  const given = new Set<string>()
+  const next = new Map<string, number>()
+  for (const entry of entries) {
+    const base = entry[0]
+    if (given.has(base)) {
+      let n = next.get(base) ?? 2
+      while (given.has(`${base} (${n})`) || wanted.has(`${base} (${n})`)) n++
+      next.set(base, n + 1)
+      entry[0] = `${base} (${n})`
+    }
+    given.add(entry[0])
+  }
+  return entries
 }

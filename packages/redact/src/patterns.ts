@@ -4,8 +4,10 @@
  * GitHub tokens, also glued to the end of a name (`MY_KEY_sk-…`). Every pattern runs in time
  * linear in its input: each repeated part either ends the match or stops at a character the
  * next part cannot start with, and a scheme is only tried at the start of a run of scheme
- * characters. Configured patterns (RegExp sources) run after these.
+ * characters (so each `://` starts one scan for a URL's last `@`, ending at the next `/`).
+ * Configured patterns (RegExp sources) run after these.
  */
+import { isUtf8 } from 'node:buffer'
 import { REDACTED } from './marker.js'
 
 /** A secret pattern and what replaces each match (a `String.replace` replacement). */
@@ -18,10 +20,16 @@ export interface SecretPattern {
 // A pattern may start after anything but a letter or digit (where `\b` would also refuse `_`).
 const START = '(?<![A-Za-z0-9])'
 
-/** `Basic <base64>` is redacted when the base64 decodes to `user:password` (so `Basic settings` stays). */
+/**
+ * `Basic <base64>` is redacted when the base64 decodes to `user:password`: text with a colon and
+ * no control character, read as UTF-8 (RFC 7617) when the bytes are valid UTF-8, or as latin1.
+ * English words rarely decode to such text, so `Basic settings` stays.
+ */
 function basicCredentials(match: string, scheme: string, token: string): string {
-  const decoded = Buffer.from(token, 'base64').toString('latin1')
-  return /^[\x20-\x7e]*:[\x20-\x7e]*$/.test(decoded) ? `${scheme} ${REDACTED}` : match
+  const bytes = Buffer.from(token, 'base64')
+  const credentials = (text: string) => text.includes(':') && !/\p{Cc}/u.test(text)
+  const secret = credentials(bytes.toString('latin1')) || (isUtf8(bytes) && credentials(bytes.toString('utf8')))
+  return secret ? `${scheme} ${REDACTED}` : match
 }
 
 /** Common secrets, always redacted. Private key blocks go first, before anything inside them matches. */
@@ -33,9 +41,11 @@ export const BUILT_IN_PATTERNS: readonly SecretPattern[] = [
   },
   { name: 'Bearer token', pattern: new RegExp(`${START}(Bearer)\\s+[A-Za-z0-9\\-._~+/]{8,}=*`, 'gi'), replacement: `$1 ${REDACTED}` },
   { name: 'Basic credentials', pattern: new RegExp(`${START}(Basic)\\s+([A-Za-z0-9+/]{4,}={0,2})`, 'gi'), replacement: basicCredentials },
+  // The user part runs to the first colon, the password to the last `@` before the path, query
+  // or fragment (as WHATWG URL, curl and Python split them), so either may hold an `@`.
   {
     name: 'URL user and password',
-    pattern: /(?<![a-z0-9+.-])([a-z][a-z0-9+.-]*:\/\/)[^\s/?#@:]*:[^\s/?#@]*@/gi,
+    pattern: /(?<![a-z0-9+.-])([a-z][a-z0-9+.-]*:\/\/)[^\s/?#:]*:[^\s/?#]*@/gi,
     replacement: `$1${REDACTED}@`,
   },
   { name: 'sk- API key', pattern: new RegExp(`${START}sk-[A-Za-z0-9_-]{16,}`, 'g'), replacement: REDACTED },

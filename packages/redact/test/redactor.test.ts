@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { createRedactor, MIN_ANYWHERE_LENGTH, REDACTED } from '../src/index.js'
+import { createRedactor, MIN_ANYWHERE_LENGTH, REDACTED, redactValue } from '../src/index.js'
 import { noise, secret, spelling } from './arbitraries.js'
 
 /** Hostile text: anything, and pieces of every spelling and pattern the redactor knows. */
@@ -48,6 +48,8 @@ describe('createRedactor', () => {
   it.each([
     ['a run of scheme characters with `://` at the end', `${'a'.repeat(4_000_000)}://`],
     ['a URL host with no end to its user part', `x://${'a:'.repeat(1_000_000)}`],
+    ['a URL user part full of `@` and no colon', `x://${'a@'.repeat(1_000_000)}`],
+    ['a URL password full of `@` cut by a path', `x://a:${'b@'.repeat(1_000_000)}/`],
     ['percent signs and escapes that almost spell the key', '%2D%2'.repeat(600_000) + '\\u00'.repeat(500_000)],
     ['a key prefix over and over', 'sk-live-012345'.repeat(300_000)],
     ['Bearer with no token', 'Bearer  \t '.repeat(400_000)],
@@ -64,5 +66,14 @@ describe('createRedactor', () => {
     const key = 'k'.repeat(MIN_ANYWHERE_LENGTH) + '-%/'
     const text = `${'x'.repeat(1_000_000)} ${encodeURIComponent(key)} `.repeat(4)
     expect(createRedactor([key])(text)).toBe(`${'x'.repeat(1_000_000)} ${REDACTED} `.repeat(4))
+  })
+})
+
+describe('redactValue', () => {
+  it('keeps every value when keys redact to the same text, later ones numbered', () => {
+    const args = { [`sk-${'A'.repeat(20)}`]: 'rm -rf /', [`sk-${'B'.repeat(20)}`]: 'ls' }
+    const once = redactValue(args, createRedactor())
+    expect(Object.entries(once)).toEqual([[REDACTED, 'rm -rf /'], [`${REDACTED} (2)`, 'ls']])
+    expect(redactValue(once, createRedactor())).toBe(once)
   })
 })

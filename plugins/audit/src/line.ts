@@ -47,7 +47,8 @@ type QuickLine = (exec: ToolExec, result: ToolExecutionResult, decision: PreTool
  * The quick path: the line of a call none of whose strings redaction or cutting would change,
  * written field by field in the record's order. A string passes when it is at most `max`
  * characters and holds no built-in pattern's fixed part; the arguments pass as one JSON text
- * (each of their strings and keys is in it, no longer than it). A call with rewritten
+ * (each of their strings and keys is in it, no longer than it), so keys that redaction or
+ * cutting would make alike (numbered on the slow path) never pass. A call with rewritten
  * arguments, an approval, or a value JSON would not write as it stands goes the slow path.
  * The JSON of the strings that repeat from call to call is remembered with its answer.
  */

@@ -103,6 +103,20 @@ describe('the audit line', () => {
     expect(quickLines(isoClock(), 4)(base, ok, 'allow', 1500)).toBeUndefined()
   })
 
+  it('keeps both arguments whose keys redact or cut alike; such a call never takes the quick way', () => {
+    const call = {
+      id: 'c1', name: 'bash', arguments: { [`sk-${'A'.repeat(20)}`]: 'rm -rf /', [`sk-${'B'.repeat(20)}`]: 'ls', 'path-one!': 1, 'path-two!': 2 },
+      startedAt: 0, signal: new AbortController().signal, progress: () => {}, meta: {}, idempotencyKey: 'k',
+    } as unknown as ToolExec
+    const ok: ToolExecutionResult = { isError: false, value: null, content: [] }
+    for (const max of [0, 12]) {
+      expect(quickLines(isoClock(), max)(call, ok, undefined, 10)).toBeUndefined()
+      const line = lineWriter({ redact: [], maxStringLength: max })(call, ok, 10)
+      expect(line).toBe(slowLine(call, ok, 10, max))
+      expect(Object.values(JSON.parse(line).arguments)).toEqual(['rm -rf /', 'ls', 1, 2])
+    }
+  })
+
   it('names the error, redacted, when the record cannot be built (both paths throw alike)', () => {
     const call = {
       id: 'c1', name: `sk-${'a'.repeat(20)}`, arguments: { n: 1n }, startedAt: 0, signal: new AbortController().signal,

@@ -55,6 +55,10 @@ describe('cut', () => {
       .toEqual({ 'kkkk…[6 more chars]': { 'jjjj…[2 more chars]': 'v' }, ok: 1 })
   })
 
+  it('keeps every value when keys cut to the same text, later ones numbered', () => {
+    expect(Object.entries(cut({ 'path-one!': 'a', 'path-two!': 'b' }, 5) as object))
+      .toEqual([['path-…[4 more chars]', 'a'], ['path-…[4 more chars] (2)', 'b']])
+  })
 
   it('cuts long strings with the exact count of what was left out, never inside a surrogate pair', () => {
     expect(cut({ a: 'abcdef', b: ['xy'] }, 4)).toEqual({ a: 'abcd…[2 more chars]', b: ['xy'] })
