@@ -6,35 +6,54 @@
  * (so they are durable before its result commits). Counts are read and written with no await
  * in between, so the parallel calls of a batch never lose each other's counts. A call without
  * session state (a direct `ctx.tools.execute` given no session) passes through uncounted.
+ * A call's time counts once, when its layers inside settle or when the kernel settles it.
  */
-import { BUDGET_EXCEEDED, LOOP_DETECTED, failure, type ExecuteHandler, type ResultObserver, type ToolExec, type ToolExecutionResult } from '@rein/kernel'
+import {
+  BUDGET_EXCEEDED, LOOP_DETECTED, failure, type ExecuteHandler, type ResultObserver, type SessionState, type ToolExec, type ToolExecutionResult,
+} from '@rein/kernel'
+import { ToolClock } from './clock.js'
 import type { Config } from './config.js'
-import { canonical, fingerprint, readCounts, writeCounts, type Counts } from './counts.js'
+import { canonical, countCall, fingerprint, readCounts, writeCounts, type Counts } from './counts.js'
 import { compileGlob } from './glob.js'
 
 /** How much of the repeated arguments a `LOOP_DETECTED` message shows. */
 const PREVIEW_CHARS = 200
 
-/** The handler for `config` (globs compiled here, once). */
+/**
+ * The handler for `config` alone. Without the plugin's observer (`budgetHooks`, what `apply`
+ * registers), a call whose layers inside never settle adds no time to `maxToolMs`.
+ */
 export function budgetHandler(config: Config): ExecuteHandler {
+  return executeHandler(config, new ToolClock())
+}
+
+/**
+ * The plugin's two hooks over one clock: the `tools/execute` handler, and the `tools/result`
+ * observer that counts a reconciled call and the time of a call the kernel gave up on.
+ */
+export function budgetHooks(config: Config): { execute: ExecuteHandler, result: ResultObserver } {
+  const clock = new ToolClock()
+  const reconciled = reconciledCounter(config)
+  return {
+    execute: executeHandler(config, clock),
+    result: (exec, result) => {
+      clock.settled(exec, result)
+      reconciled(exec, result)
+    },
+  }
+}
+
+/** The `tools/execute` handler, timing calls on `clock` (globs compiled here, once). */
+function executeHandler(config: Config, clock: ToolClock): ExecuteHandler {
   const costOf = costTable(config.cost)
   return (exec, next) => {
     const state = exec.session?.state
     if (!state) return next()
     const counts = readCounts(state)
-    const turn = exec.turn ?? null
-    if (counts.turn !== turn) {
-      counts.turn = turn
-      counts.counted = []
-    }
-    const key = exec.idempotencyKey
-    if (counts.counted.includes(key)) return timed(exec, next, config, state)
-    counts.counted.push(key)
-    counts.calls++
-    counts.perTool[exec.name] = (counts.perTool[exec.name] ?? 0) + 1
+    if (!countCall(counts, exec.name, exec.idempotencyKey, exec.turn ?? null)) return timed(exec, next, config, state, clock)
     const refusal = loopRefusal(exec, counts, config) ?? limitRefusal(exec, counts, config, costOf(exec.name))
     writeCounts(state, counts)
-    return refusal ? Promise.resolve(refusal) : timed(exec, next, config, state)
+    return refusal ? Promise.resolve(refusal) : timed(exec, next, config, state, clock)
   }
 }
 
@@ -49,12 +68,7 @@ export function reconciledCounter(config: Config): ResultObserver {
     const state = exec.session?.state
     if (exec.meta.reconciled !== true || !state) return
     const counts = readCounts(state)
-    const turn = exec.turn ?? null
-    if (counts.turn === turn && counts.counted.includes(exec.idempotencyKey)) return
-    if (counts.turn !== turn) Object.assign(counts, { turn, counted: [] })
-    counts.counted.push(exec.idempotencyKey)
-    counts.calls++
-    counts.perTool[exec.name] = (counts.perTool[exec.name] ?? 0) + 1
+    if (!countCall(counts, exec.name, exec.idempotencyKey, exec.turn ?? null)) return
     counts.recent = [...counts.recent, [exec.name, fingerprint(exec.arguments)] as [string, string]].slice(-config.window)
     counts.cost += costOf(exec.name)
     writeCounts(state, counts)
@@ -97,16 +111,9 @@ function limitRefusal(exec: ToolExec, counts: Counts, config: Config, cost: numb
   return config.onExceeded === 'end-run' ? { ...refused, endsRun: true } : refused
 }
 
-/** Runs the layers inside; with `maxToolMs` set, adds the time they took to the session's counts. */
-function timed(exec: ToolExec, next: () => Promise<ToolExecutionResult>, config: Config, state: NonNullable<NonNullable<ToolExec['session']>['state']>) {
-  if (config.maxToolMs === undefined) return next()
-  const started = performance.now()
-  const add = () => {
-    const counts = readCounts(state)
-    counts.toolMs += performance.now() - started
-    writeCounts(state, counts)
-  }
-  return next().finally(add)
+/** Runs the layers inside; with `maxToolMs` set, on `clock`, which adds their time to the session's counts. */
+function timed(exec: ToolExec, next: () => Promise<ToolExecutionResult>, config: Config, state: SessionState, clock: ToolClock) {
+  return config.maxToolMs === undefined ? next() : clock.time(exec, state, next)
 }
 
 /** What one call of a tool costs: the first glob (in the order written) that matches its name, else 0. */

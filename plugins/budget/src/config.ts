@@ -1,8 +1,9 @@
 /**
  * The budget's configuration, checked once at load (by cordis at `ctx.plugin(...)`, and by the
- * loader): an unknown key, a negative limit or a `cost` glob that cannot compile fails the load
- * with a message naming the key. Schemastery alone drops an unknown key without a word, so
- * the raw object is checked for them first: a misspelt `maxCals` must not load as "no limit".
+ * loader): an unknown key, a negative limit, a number that is not finite (NaN, Infinity) or a
+ * `cost` glob that cannot compile fails the load with a message naming the key. Schemastery
+ * alone drops an unknown key without a word, so the raw object is checked for them first: a
+ * misspelt `maxCals` must not load as "no limit".
  */
 import { Schema } from 'cordis'
 import { compileGlob, GlobError } from './glob.js'
@@ -53,6 +54,7 @@ function check(raw: unknown): Config {
   if (unknown !== undefined) {
     throw new Schema.ValidationError(`is not a budget setting; valid keys: ${KEYS.join(', ')}`, { path: [unknown] })
   }
+  checkFinite(raw as Record<string, unknown> | null | undefined)
   const config = Shape((raw ?? {}) as ConfigInput) as Config
   for (const glob of Object.keys(config.cost)) {
     try {
@@ -69,6 +71,26 @@ function check(raw: unknown): Config {
     throw new Schema.ValidationError(`is ${config.window}, fewer than repeat (${config.repeat}): the loop breaker could never trip; make it at least ${config.repeat}`, { path: ['window'] })
   }
   return config
+}
+
+/**
+ * Schemastery takes NaN and Infinity as numbers >= 0, so `maxCost: .nan` would load as no
+ * limit and a NaN cost would fail every call: every number must be finite.
+ */
+function checkFinite(raw: Record<string, unknown> | null | undefined): void {
+  for (const key of KEYS) {
+    const value = raw?.[key]
+    if (typeof value === 'number' && !Number.isFinite(value)) {
+      throw new Schema.ValidationError(`is ${value}; it must be a finite number >= 0 (leave the key out for no limit)`, { path: [key] })
+    }
+  }
+  const cost = raw?.cost
+  if (typeof cost !== 'object' || cost === null) return
+  for (const [glob, value] of Object.entries(cost)) {
+    if (typeof value === 'number' && !Number.isFinite(value)) {
+      throw new Schema.ValidationError(`is ${value}; a cost must be a finite number >= 0`, { path: ['cost', glob] })
+    }
+  }
 }
 
 /** The schema cordis validates the plugin config with at load; fills in the defaults. */

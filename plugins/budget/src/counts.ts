@@ -2,7 +2,8 @@
  * What the budget keeps per session, as one JSON value in the session's plugin state (so a
  * resume in another process continues it and another session starts from zero). Reading is
  * defensive: a value of another shape (an older or damaged session) reads as fields at zero,
- * never as a crash. Writing makes a fresh value: a state value is frozen once set.
+ * never as a crash. Writing makes a fresh value: a state value is frozen once set. Tool names
+ * are keys of a null-prototype object, so any name (`__proto__`, `toString`) counts as itself.
  */
 import { createHash } from 'node:crypto'
 import type { Json, SessionState } from '@rein/kernel'
@@ -11,11 +12,19 @@ import type { Json, SessionState } from '@rein/kernel'
 export const STATE_PLUGIN = 'budget'
 export const STATE_KEY = 'counts'
 
+/**
+ * How many idempotency keys `counted` keeps for calls without a turn (a direct `execute`,
+ * `rein mcp serve`, the AI SDK's tools): the most recent ones. Such a call can only come again
+ * while it is among the latest calls, and the counts are rewritten on every call, so they must
+ * stay small however many calls a session makes.
+ */
+export const COUNTED_WITHOUT_TURN = 64
+
 /** One session's counts. */
 export interface Counts {
   /** Calls that reached `tools/execute`, refused ones included. */
   calls: number
-  /** The same, by tool name. */
+  /** The same, by tool name: a null-prototype object, so only a tool's own count is ever read. */
   perTool: Record<string, number>
   /** Milliseconds spent inside `tools/execute` by the calls that ran. */
   toolMs: number
@@ -23,7 +32,10 @@ export interface Counts {
   cost: number
   /** The latest calls (at most `window`), oldest first: `[tool, fingerprint of its arguments]`. */
   recent: [string, string][]
-  /** The turn of `counted`, and the idempotency keys of the calls of that turn already counted (a re-run counts once). */
+  /**
+   * The turn of `counted`, and the idempotency keys of the calls already counted (a re-run
+   * counts once): every call of that turn, or without a turn the `COUNTED_WITHOUT_TURN` latest.
+   */
   turn: number | null
   counted: string[]
 }
@@ -32,17 +44,48 @@ export interface Counts {
 export function readCounts(state: SessionState): Counts {
   const value = state.get(STATE_PLUGIN, STATE_KEY)
   const record = isRecord(value) ? value : {}
+  const turn = typeof record.turn === 'number' ? record.turn : null
   return {
     calls: count(record.calls),
-    perTool: isRecord(record.perTool) ? Object.fromEntries(Object.entries(record.perTool).map(([tool, n]) => [tool, count(n)])) : {},
+    perTool: perToolOf(record.perTool),
     toolMs: count(record.toolMs),
     cost: count(record.cost),
     recent: Array.isArray(record.recent)
       ? record.recent.filter((r): r is [string, string] => Array.isArray(r) && typeof r[0] === 'string' && typeof r[1] === 'string')
       : [],
-    turn: typeof record.turn === 'number' ? record.turn : null,
-    counted: Array.isArray(record.counted) ? record.counted.filter((k): k is string => typeof k === 'string') : [],
+    turn,
+    counted: Array.isArray(record.counted) ? bounded(record.counted.filter((k): k is string => typeof k === 'string'), turn) : [],
   }
+}
+
+/**
+ * Counts a call under `key` in `turn`: starts the keys afresh for a new turn, adds the call once
+ * (one more call, of its tool). False, changing nothing, when the key is counted already.
+ */
+export function countCall(counts: Counts, tool: string, key: string, turn: number | null): boolean {
+  if (counts.turn !== turn) {
+    counts.turn = turn
+    counts.counted = []
+  } else if (counts.counted.includes(key)) {
+    return false
+  }
+  counts.counted.push(key)
+  counts.counted = bounded(counts.counted, turn)
+  counts.calls++
+  counts.perTool[tool] = (counts.perTool[tool] ?? 0) + 1
+  return true
+}
+
+/** The keys worth keeping: all of a turn's, else the latest `COUNTED_WITHOUT_TURN`. */
+function bounded(keys: string[], turn: number | null): string[] {
+  return turn === null && keys.length > COUNTED_WITHOUT_TURN ? keys.slice(-COUNTED_WITHOUT_TURN) : keys
+}
+
+/** The stored counts by tool, as a null-prototype object of the stored object's own keys. */
+function perToolOf(value: unknown): Record<string, number> {
+  const perTool = Object.create(null) as Record<string, number>
+  if (isRecord(value)) for (const [tool, n] of Object.entries(value)) perTool[tool] = count(n)
+  return perTool
 }
 
 /** Stores `counts` as the session's latest value. */

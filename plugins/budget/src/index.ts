@@ -6,7 +6,7 @@
  * `BUDGET_EXCEEDED` (with `onExceeded: end-run`, the result also ends the run).
  */
 import type { Context } from 'cordis'
-import { budgetHandler, reconciledCounter } from './budget.js'
+import { budgetHooks } from './budget.js'
 import { Config } from './config.js'
 
 export { Config }
@@ -23,9 +23,11 @@ export const inject = ['tools']
 
 /**
  * Registers one `tools/execute` handler (list it outside cache and retry, see the README) and
- * one `tools/result` observer that counts a call committed by reconcile after a crash.
+ * one `tools/result` observer that counts a call committed by reconcile after a crash, and the
+ * time of a call the kernel gave up on.
  */
 export function apply(ctx: Context, config: Config) {
-  ctx.on('tools/execute', budgetHandler(config))
-  ctx.on('tools/result', reconciledCounter(config))
+  const hooks = budgetHooks(config)
+  ctx.on('tools/execute', hooks.execute)
+  ctx.on('tools/result', hooks.result)
 }

@@ -35,6 +35,18 @@ describe('the config', () => {
     expect(fork.error?.message).toEqual(message)
     expect(ctx.tools.chain('tools/execute')).toEqual([])
   })
+
+  it.each([
+    ['maxCost: NaN (YAML .nan)', { maxCost: NaN }, '$.maxCost is NaN; it must be a finite number >= 0 (leave the key out for no limit)'],
+    ['maxCost: Infinity', { maxCost: Infinity }, '$.maxCost is Infinity; it must be a finite number >= 0 (leave the key out for no limit)'],
+    ['maxCalls: Infinity', { maxCalls: Infinity }, '$.maxCalls is Infinity; it must be a finite number >= 0 (leave the key out for no limit)'],
+    ['a NaN cost', { cost: { '*': NaN } }, '$.cost.* is NaN; a cost must be a finite number >= 0'],
+    ['an infinite cost', { cost: { bash: Infinity } }, '$.cost.bash is Infinity; a cost must be a finite number >= 0'],
+  ])('rejects %s at load, naming the key and what it may be', async (_case, config, message) => {
+    const { ctx, fork } = await load(config)
+    expect(fork.error?.message).toEqual(message)
+    expect(ctx.tools.chain('tools/execute')).toEqual([])
+  })
 })
 
 describe('tool globs', () => {

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Context } from 'cordis'
 import * as kernel from '@rein/kernel'
-import { defineTool, type ToolExecutionResult } from '@rein/kernel'
+import { defineTool, type Json, type SessionState, type ToolExecutionResult } from '@rein/kernel'
 import { createAgent, memorySession, type SessionEntry, type SessionStore } from '@rein/agent'
 import { scripted, type ScriptStep } from '@rein/testing'
 import { onTestFinished } from 'vitest'
@@ -16,10 +16,13 @@ export interface Harness {
   ran: string[]
 }
 
-/** A started context: the kernel, then `before` (plugins listed outside budget), budget with `config`, then `after`. */
-export async function harness(config: budget.ConfigInput, plugins: { before?: (ctx: Context) => void, after?: (ctx: Context) => void } = {}): Promise<Harness> {
+/** A started context: the kernel (with `plugins.kernel`), then `before` (plugins listed outside budget), budget with `config`, then `after`. */
+export async function harness(
+  config: budget.ConfigInput,
+  plugins: { kernel?: Partial<kernel.KernelConfig>, before?: (ctx: Context) => void, after?: (ctx: Context) => void } = {},
+): Promise<Harness> {
   const ctx = new Context()
-  ctx.plugin(kernel)
+  ctx.plugin(kernel, plugins.kernel)
   plugins.before?.(ctx)
   ctx.plugin(budget, config)
   plugins.after?.(ctx)
@@ -63,4 +66,10 @@ export async function tempDir(): Promise<string> {
   const dir = await mkdtemp(join(tmpdir(), 'rein-budget-'))
   onTestFinished(() => rm(dir, { recursive: true, force: true }))
   return dir
+}
+
+/** A session state kept in a map, for calls made without the agent. */
+export function mapState(): SessionState {
+  const values = new Map<string, Json>()
+  return { get: (plugin, key) => values.get(`${plugin}/${key}`), set: (plugin, key, value) => { values.set(`${plugin}/${key}`, value) } }
 }

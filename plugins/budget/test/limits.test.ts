@@ -1,8 +1,9 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import type { Context } from 'cordis'
-import { BUDGET_EXCEEDED, defineTool } from '@rein/kernel'
+import { ABORTED, BUDGET_EXCEEDED, defineTool } from '@rein/kernel'
 import { callMessage, textMessage, toolCall } from '@rein/testing'
-import { harness, results, runAgent, textOf } from './helpers.js'
+import { readCounts } from '../src/index.js'
+import { code, harness, mapState, results, runAgent, textOf } from './helpers.js'
 
 const reads = (...ids: string[]) => callMessage(ids.map((id, i) => toolCall(id, 'read', { n: i, id })))
 
@@ -27,6 +28,22 @@ describe('the limits of one session', () => {
     expect(await results(session)).toEqual(['r1:ok', 'p1:ok', `r2:${BUDGET_EXCEEDED}`])
     expect(ran).toEqual(['r1', 'p1'])
     expect(await textOf(session, 'r2')).toMatch(/its 1 calls of read \(maxCallsPerTool\)/)
+  })
+
+  it.each(['__proto__', 'toString', 'constructor'])('maxCallsPerTool: holds for a tool named %s (only its own count is read)', async (name) => {
+    const { ctx } = await harness({ maxCallsPerTool: 1 })
+    const ran: string[] = []
+    ctx.tools.register(defineTool({
+      name, description: 'a tool named like an Object.prototype member', parameters: { type: 'object' }, isConcurrencySafe: () => true,
+      execute: (_args, exec) => { ran.push(exec.id); return 'ok' },
+    }))
+    const ids = ['a', 'b', 'c', 'd', 'e']
+    const { session } = await runAgent(ctx, [callMessage(ids.map((id, n) => toolCall(id, name, { n }))), textMessage('done')])
+    expect(ran).toEqual(['a'])
+    expect(await results(session)).toEqual(['a:ok', ...ids.slice(1).map((id) => `${id}:${BUDGET_EXCEEDED}`)])
+    const stored = (await session.load()).filter((e) => e.type === 'state').at(-1)
+    const perTool = stored?.type === 'state' ? stored.value as { perTool: Record<string, unknown> } : undefined
+    expect(Object.entries(perTool!.perTool)).toEqual([[name, 5]])
   })
 
   it('maxCost: each call costs what the first matching glob says (none: 0); the call that would cross it is refused', async () => {
@@ -54,6 +71,31 @@ describe('the limits of one session', () => {
     ])
     expect(await results(session)).toEqual(['s1:ok', 's2:ok', `s3:${BUDGET_EXCEEDED}`])
     expect(await textOf(session, 's3')).toMatch(/its 100 ms of tool time \(maxToolMs; 120 ms used\)/)
+  })
+
+  it('maxToolMs: a call the kernel gives up on after an abort counts its time then, once', async () => {
+    let now = 0
+    vi.spyOn(performance, 'now').mockImplementation(() => now)
+    const { ctx } = await harness({ maxToolMs: 100 }, { kernel: { abandonAfterMs: 0 } })
+    let started!: () => void
+    const running = new Promise<void>((resolve) => { started = resolve })
+    let release!: () => void
+    ctx.tools.register(defineTool({
+      name: 'hang', description: 'ignores its signal and ends only when released', parameters: { type: 'object' },
+      execute: () => { now += 150; started(); return new Promise<string>((resolve) => { release = () => resolve('late') }) },
+    }))
+    const state = mapState()
+    const controller = new AbortController()
+    const hung = ctx.tools.execute({ id: 'h', name: 'hang', arguments: {} }, { session: { id: 's', state }, signal: controller.signal })
+    await running
+    controller.abort()
+    expect(code(await hung)).toBe(ABORTED)
+    expect(readCounts(state).toolMs).toBe(150)
+    now += 50
+    release()
+    await new Promise<void>((resolve) => setImmediate(resolve))
+    expect(readCounts(state).toolMs).toBe(150)
+    expect(code(await ctx.tools.execute({ id: 'r', name: 'read', arguments: {} }, { session: { id: 's', state } }))).toBe(BUDGET_EXCEEDED)
   })
 
   it('onExceeded end-run: the refused result ends the run after its batch, with the outcome stopped', async () => {

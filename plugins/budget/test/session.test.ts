@@ -6,20 +6,15 @@
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { BUDGET_EXCEEDED, defineTool, type Json, type SessionState } from '@rein/kernel'
+import { BUDGET_EXCEEDED, defineTool } from '@rein/kernel'
 import { jsonlSession, memorySession } from '@rein/agent'
 import * as retry from '@rein/plugin-retry'
 import { callMessage, textMessage, toolCall } from '@rein/testing'
-import { readCounts } from '../src/index.js'
-import { code, harness, results, runAgent, tempDir } from './helpers.js'
+import { readCounts, STATE_KEY, STATE_PLUGIN } from '../src/index.js'
+import { COUNTED_WITHOUT_TURN } from '../src/counts.js'
+import { code, harness, mapState, results, runAgent, tempDir } from './helpers.js'
 
 const reads = (...ids: string[]) => callMessage(ids.map((id) => toolCall(id, 'read', { id })))
-
-/** A session state kept in a map, for calls made without the agent. */
-function mapState(): SessionState {
-  const values = new Map<string, Json>()
-  return { get: (plugin, key) => values.get(`${plugin}/${key}`), set: (plugin, key, value) => { values.set(`${plugin}/${key}`, value) } }
-}
 
 describe('counts kept in the session', () => {
   it('are continued by a resume in another process (a new harness on the reopened JSONL session)', async () => {
@@ -72,6 +67,29 @@ describe('counts kept in the session', () => {
     expect(code(await ctx.tools.execute({ ...call, id: 'c2' }, options))).toBe(BUDGET_EXCEEDED)
     expect(ran).toEqual(['c1', 'c1'])
     expect(readCounts(state)).toMatchObject({ calls: 2, turn: 1 })
+  })
+
+  it('stay small over 2,000 calls without a turn, and the latest call run again still counts once', async () => {
+    const { ctx } = await harness({ repeat: 0 })
+    const state = mapState()
+    const options = { session: { id: 's', state } }
+    for (let i = 0; i < 2000; i++) await ctx.tools.execute({ id: `c${i}`, name: 'read', arguments: { i } }, options)
+    expect(JSON.stringify(state.get(STATE_PLUGIN, STATE_KEY)).length).toBeLessThan(8_000)
+    expect(readCounts(state)).toMatchObject({ calls: 2000, turn: null })
+    expect(readCounts(state).counted).toHaveLength(COUNTED_WITHOUT_TURN)
+    expect(code(await ctx.tools.execute({ id: 'c1999', name: 'read', arguments: { i: 1999 } }, options))).toBe('ok')
+    expect(readCounts(state).calls).toBe(2000)
+  })
+
+  it('are read from a hostile stored value as own counts only, with its keys bounded', () => {
+    const state = mapState()
+    const keys = Array.from({ length: 500 }, (_, i) => `k${i}`)
+    state.set(STATE_PLUGIN, STATE_KEY, JSON.parse(`{"calls":3,"perTool":{"__proto__":2,"toString":"x","read":-1},"turn":null,"counted":${JSON.stringify(keys)}}`))
+    const counts = readCounts(state)
+    expect(Object.getPrototypeOf(counts.perTool)).toBeNull()
+    expect(Object.entries(counts.perTool)).toEqual([['__proto__', 2], ['toString', 0], ['read', 0]])
+    expect(counts.perTool.constructor).toBeUndefined()
+    expect(counts.counted).toEqual(keys.slice(-COUNTED_WITHOUT_TURN))
   })
 
   it('count a call once however often retry, listed inside budget, runs it', async () => {

@@ -59,6 +59,8 @@ export class CallWatch implements Watch {
   private readonly controller = new AbortController()
   private deadline: ReturnType<typeof setTimeout> | undefined
   private grace: ReturnType<typeof setTimeout> | undefined
+  /** Left (`leave()`) and not watching again: a heartbeat then starts no timer. */
+  private left = false
   private readonly onCallerAbort = () => this.fire('caller')
 
   /** Starts watching. `ms` undefined: no deadline, only the caller's abort is watched. */
@@ -106,9 +108,12 @@ export class CallWatch implements Watch {
     return this.first
   }
 
-  /** (Re)starts the deadline from now: the heartbeat. No effect without a deadline or once aborted. */
+  /**
+   * (Re)starts the deadline from now: the heartbeat. No effect without a deadline, once aborted,
+   * or once left (a tool that kept `exec.progress` may report after its call returned).
+   */
   arm(): void {
-    if (this.ms === undefined || this.first) return
+    if (this.ms === undefined || this.first || this.left) return
     clearTimeout(this.deadline)
     this.deadline = setTimeout(() => this.fire('deadline'), this.ms)
   }
@@ -118,12 +123,14 @@ export class CallWatch implements Watch {
    * watch that `leave()` cleared before anything fired, while its caller has not aborted.
    */
   protected watch(): void {
+    this.left = false
     this.caller.addEventListener('abort', this.onCallerAbort, { once: true })
     this.arm()
   }
 
   /** Clears the timers and the caller listener. Call it once the call is over. */
   leave(): void {
+    this.left = true
     clearTimeout(this.deadline)
     clearTimeout(this.grace)
     this.caller.removeEventListener('abort', this.onCallerAbort)

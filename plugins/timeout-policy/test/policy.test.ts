@@ -192,6 +192,19 @@ describe('progress as a heartbeat', () => {
     expect(vi.getTimerCount()).toBe(0)
   })
 
+  it('starts no timer for a report made after the call returned, so nothing keeps the process alive', async () => {
+    let kept: ToolExec['progress'] | undefined
+    const seen: unknown[] = []
+    const ctx = await harness({ resetOnProgress: true }, [tool('keeper', (_args, exec) => { kept = exec.progress; return 'done' }, { timeoutMs: 60_000 })])
+    const timeouts = () => process.getActiveResourcesInfo().filter((resource) => resource === 'Timeout').length
+    const before = timeouts()
+    const result = await ctx.tools.execute({ id: 'c1', name: 'keeper', arguments: {} }, { onProgress: (info) => seen.push(info?.message) })
+    expect(outcome(result)).toEqual(['OK'])
+    kept!({ message: 'late' })
+    expect(timeouts()).toBe(before)
+    expect(seen).toEqual(['late'])
+  })
+
   it('does not extend the deadline by default', async () => {
     const abortedAt: number[] = []
     const ctx = await harness({}, [beating(abortedAt)])

@@ -48,6 +48,16 @@ describe('CallWatch', () => {
     expect(vi.getTimerCount()).toBe(0)
   })
 
+  it('starts no timer on arm() once left', () => {
+    vi.useFakeTimers()
+    const watch = new CallWatch(new AbortController().signal, 100, 50)
+    watch.leave()
+    watch.arm()
+    expect(vi.getTimerCount()).toBe(0)
+    vi.advanceTimersByTime(100)
+    expect(watch.signal.aborted).toBe(false)
+  })
+
   it('leaves nothing behind after dispose(): no timer, and a later caller abort is not seen', () => {
     vi.useFakeTimers()
     const caller = new AbortController()
