@@ -22,6 +22,10 @@ export const EDIT_NO_MATCH = 'EDIT_NO_MATCH'
 export const EDIT_NOT_UNIQUE = 'EDIT_NOT_UNIQUE'
 /** edit_file: `old_string` and `new_string` are the same, so the edit would change nothing. */
 export const EDIT_NO_CHANGE = 'EDIT_NO_CHANGE'
+/** edit_file: the file changed after it was read (another process wrote to it); it was left as it is. */
+export const EDIT_CHANGED = 'EDIT_CHANGED'
+/** edit_file: the file is larger than `maxEditBytes`. */
+export const TOO_LARGE = 'TOO_LARGE'
 /** grep: the pattern is not a valid JavaScript regular expression; glob/grep: a bad glob. */
 export const INVALID_PATTERN = 'INVALID_PATTERN'
 

@@ -18,6 +18,8 @@ export interface Config {
   grepResults: number
   /** grep: files larger than this are skipped (and counted in the result). */
   grepMaxFileBytes: number
+  /** edit_file: larger files are refused (the whole file is held in memory while it is edited). */
+  maxEditBytes: number
   /** glob and grep: patterns of paths never walked or returned. */
   ignore: string[]
 }
@@ -32,6 +34,7 @@ export const Config: Schema<ConfigInput, Config> = Schema.object({
   maxEntries: Schema.natural().min(1).default(1000).description('list_dir and glob: largest number of entries.'),
   grepResults: Schema.natural().min(1).default(100).description('grep: default maxResults.'),
   grepMaxFileBytes: Schema.natural().min(1).default(5_000_000).description('grep: larger files are skipped.'),
+  maxEditBytes: Schema.natural().min(1).default(5_000_000).description('edit_file: larger files are refused.'),
   ignore: Schema.array(Schema.string()).default(['**/.git/**', '**/node_modules/**'])
     .description('glob and grep: paths never walked or returned.'),
 }) as unknown as Schema<ConfigInput, Config>

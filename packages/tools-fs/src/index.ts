@@ -31,7 +31,7 @@ export function apply(ctx: Context, config: Config) {
   ctx.effect(() => () => matcher.dispose())
   ctx.tools.register(readFileTool(root, config))
   ctx.tools.register(writeFileTool(root))
-  ctx.tools.register(editFileTool(root))
+  ctx.tools.register(editFileTool(root, config))
   ctx.tools.register(listDirTool(root, config))
   ctx.tools.register(globTool(root, config))
   ctx.tools.register(grepTool(root, config, matcher))

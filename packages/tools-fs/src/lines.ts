@@ -2,7 +2,8 @@
  * Reads a window of lines from an open file without holding the whole file: one streaming
  * pass finds the window's byte range and counts every line, a second read fetches only the
  * window. The window never exceeds `maxBytes`; it ends at a line end unless its first line
- * alone is longer, in which case that line is cut at a UTF-8 character boundary.
+ * alone is longer, in which case that line is cut at a UTF-8 character boundary. Bytes that
+ * are not UTF-8 are shown as U+FFFD (3 bytes each), and the cap holds on what is shown.
  */
 import type { FileHandle } from 'node:fs/promises'
 import { decodeUtf8 } from './text.js'
@@ -86,10 +87,52 @@ export async function readWindow(file: FileHandle, offset: number, limit: number
     const kept = bytes.subarray(0, bytesRead)
     const window = lineCut ? kept.subarray(0, utf8End(kept)) : kept
     const exact = decodeUtf8(window)
-    text = exact ?? window.toString('utf8')
-    notUtf8 = exact === undefined
+    if (exact !== undefined) text = exact
+    else {
+      // Shown with U+FFFD, the text may be up to 3 times the window's bytes: fit it again.
+      const fit = fitShown(window, maxBytes)
+      text = fit.text
+      if (fit.lines !== undefined) {
+        endLine = offset + Math.max(fit.lines, 1) - 1
+        lineCut = fit.lines === 0
+      }
+      notUtf8 = true
+    }
   }
   return { text, startLine: offset, endLine, totalLines, totalBytes, lineCut, notUtf8 }
+}
+
+/**
+ * `bytes` as shown (each bad sequence as U+FFFD), cut to at most `maxBytes` UTF-8 bytes of
+ * text: the most whole lines that fit (`lines` of them), or, when not even the first does,
+ * the longest prefix of it that does (`lines: 0`). `lines` is undefined when all of it fits.
+ */
+export function fitShown(bytes: Buffer, maxBytes: number): { text: string, lines?: number } {
+  const all = bytes.toString('utf8')
+  if (Buffer.byteLength(all) <= maxBytes) return { text: all }
+  let shown = 0
+  let lines = 0
+  let end = 0
+  // A line end is a plain byte, so lines shown one by one add up to the whole shown.
+  for (let start = 0; start < bytes.length; lines++) {
+    const lf = bytes.indexOf(LF, start)
+    const next = lf < 0 ? bytes.length : lf + 1
+    const size = Buffer.byteLength(bytes.subarray(start, next).toString('utf8'))
+    if (shown + size > maxBytes) break
+    shown += size
+    end = start = next
+  }
+  if (lines > 0) return { text: bytes.subarray(0, end).toString('utf8'), lines }
+  // The longest prefix of the first line that fits, ending at a character boundary.
+  let low = 0
+  let high = bytes.length
+  while (low < high) {
+    const mid = Math.ceil((low + high) / 2)
+    const prefix = bytes.subarray(0, utf8End(bytes.subarray(0, mid)))
+    if (Buffer.byteLength(prefix.toString('utf8')) <= maxBytes) low = mid
+    else high = mid - 1
+  }
+  return { text: bytes.subarray(0, utf8End(bytes.subarray(0, low))).toString('utf8'), lines: 0 }
 }
 
 /** Whether the file looks binary: a NUL byte in its first 8000 bytes. */

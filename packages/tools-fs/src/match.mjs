@@ -33,7 +33,15 @@ export function matchLines({ pattern, flags, texts }) {
   return found
 }
 
-/** @param {string} line */
+/**
+ * The line, or its first `MAX_LINE_CHARS` UTF-16 units and a note. A character outside the
+ * BMP (an emoji) is two units; the cut never falls between them, since half of one is not
+ * valid text: such a character is left out whole.
+ * @param {string} line
+ */
 function clip(line) {
-  return line.length > MAX_LINE_CHARS ? `${line.slice(0, MAX_LINE_CHARS)}… [line cut at ${MAX_LINE_CHARS} characters]` : line
+  if (line.length <= MAX_LINE_CHARS) return line
+  const last = line.charCodeAt(MAX_LINE_CHARS - 1)
+  const end = last >= 0xd800 && last <= 0xdbff ? MAX_LINE_CHARS - 1 : MAX_LINE_CHARS
+  return `${line.slice(0, end)}… [line cut at ${MAX_LINE_CHARS} characters]`
 }

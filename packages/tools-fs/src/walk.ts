@@ -12,7 +12,12 @@ import { CodedError } from '@rein/kernel'
 import { inside, type Root } from '@rein/workspace'
 import { INVALID_PATTERN, TOOL_DENIED } from './codes.js'
 
-const CLIMBS = /(^|[\\/{,])\.\.($|[\\/},])/
+/**
+ * A segment that starts with `..`: after the start (or a leading `!`), a separator, or the
+ * start of an alternative in braces or an extglob. `..` alone climbs, and so may a pattern
+ * segment that can match it (`..?(x)`, `..*`), which makes the walker start in the parent.
+ */
+const CLIMBS = /(^!?|[\\/{,(|])\.\./
 
 /** Refuses a glob pattern that could reach outside the folder it is matched in. */
 export function checkPattern(pattern: string, root: Root): void {
@@ -22,7 +27,7 @@ export function checkPattern(pattern: string, root: Root): void {
       + 'pass a folder as path instead', TOOL_DENIED)
   }
   if (CLIMBS.test(pattern)) {
-    throw new CodedError(`glob pattern "${pattern}" is refused: ".." would lead out of the folder searched `
+    throw new CodedError(`glob pattern "${pattern}" is refused: a segment that starts with ".." could lead out of the folder searched `
       + `(the root is ${root.path})`, TOOL_DENIED)
   }
 }

@@ -81,6 +81,16 @@ describe('confinement to the root', () => {
     await expect(stat(path.join(abs, 'x.txt'))).rejects.toThrow()
   })
 
+  it('refuses a glob whose segment starts with "..", though it is more than "..", and allows ".." inside a name', async () => {
+    const ws = await workspace()
+    await ws.put({ 'v1..2/a..b.txt': 'x\n' })
+    for (const pattern of ['..?(x)/**/*.nothing', '..*/secret.txt', 'sub/..x/*', '{x,..y}/*', '@(x|..)/*', '!../*']) {
+      expect(codeOf(await ws.call('glob', { pattern })), pattern).toBe(TOOL_DENIED)
+      expect(codeOf(await ws.call('grep', { pattern: 'x', glob: pattern })), pattern).toBe(TOOL_DENIED)
+    }
+    expect(valueOf<{ files: string[] }>(await ws.call('glob', { pattern: 'v1..2/*..b.txt' })).files).toEqual(['v1..2/a..b.txt'])
+  })
+
   it('allows paths that stay inside: ".." back into the root, absolute paths inside, links inside', async () => {
     const ws = await workspace()
     await ws.put({ 'sub/a.txt': 'a\n' })

@@ -1,8 +1,12 @@
 import { execFileSync } from 'node:child_process'
-import { chmod, readFile, stat, symlink } from 'node:fs/promises'
+import { appendFile, chmod, readFile, stat, symlink } from 'node:fs/promises'
 import { createServer } from 'node:net'
 import path from 'node:path'
+import { Context } from 'cordis'
+import * as kernel from '@rein/kernel'
+import { Root } from '@rein/workspace'
 import { describe, expect, it, onTestFinished } from 'vitest'
+import { editFileTool } from '../src/tools/edit-file.js'
 import { canLimitFileSize, codeOf, namesIn, textOf, valueOf, withFileSizeLimit, workspace } from './helpers.js'
 
 describe('edit_file', () => {
@@ -132,5 +136,45 @@ describe('edit_file', () => {
     expect(await readFile(path.join(ws.root, 'a.txt'), 'utf8')).toBe(old)
     expect((await stat(path.join(ws.root, 'a.txt'))).ino).toBe(before.ino)
     expect(await namesIn(ws.root)).toEqual(['a.txt'])
+  })
+
+  it('refuses a file over maxEditBytes with TOO_LARGE, naming the limit, and leaves it alone', async () => {
+    const ws = await workspace({ maxEditBytes: 10 })
+    await ws.put({ 'small.txt': 'abc', 'big.txt': 'abcdefghijk' })
+    const result = await ws.call('edit_file', { path: 'big.txt', old_string: 'a', new_string: 'b' })
+    expect(codeOf(result)).toBe('TOO_LARGE')
+    expect(textOf(result)).toContain('"big.txt" is 11 bytes; edit_file edits files up to 10 bytes (config maxEditBytes)')
+    expect(await readFile(path.join(ws.root, 'big.txt'), 'utf8')).toBe('abcdefghijk')
+    expect(valueOf(await ws.call('edit_file', { path: 'small.txt', old_string: 'a', new_string: 'b' }))).toMatchObject({ replacements: 1 })
+  })
+})
+
+/** A kernel whose only tool is an `edit_file` that runs `afterRead` between reading the file and replacing it. */
+async function editWithSeam(root: string, afterRead: () => Promise<void>) {
+  const ctx = new Context()
+  ctx.plugin(kernel)
+  const tool = editFileTool(Root.open(root, 'test'), { maxEditBytes: 1000 }, { afterRead })
+  ctx.plugin({ name: 'seamed-edit', inject: ['tools'], apply: (c: Context) => { c.tools.register(tool) } })
+  await ctx.start()
+  onTestFinished(() => ctx.stop())
+  return (args: Record<string, unknown>) => ctx.tools.execute({ id: 'seamed', name: 'edit_file', arguments: args })
+}
+
+describe('edit_file with another writer', () => {
+  it('refuses with EDIT_CHANGED when the file was appended to after it was read, and keeps the append', async () => {
+    const ws = await workspace()
+    await ws.put({ 'log.txt': 'one\n' })
+    const file = path.join(ws.root, 'log.txt')
+    let appends = 0
+    const edit = await editWithSeam(ws.root, async () => {
+      if (appends++ === 0) await appendFile(file, 'two\n')
+    })
+    const result = await edit({ path: 'log.txt', old_string: 'one', new_string: 'ONE' })
+    expect(codeOf(result)).toBe('EDIT_CHANGED')
+    expect(textOf(result)).toContain('"log.txt" changed while edit_file was editing it')
+    expect(await readFile(file, 'utf8')).toBe('one\ntwo\n')
+    // Done again with nothing in between, the edit goes through and keeps the append.
+    expect(valueOf(await edit({ path: 'log.txt', old_string: 'one', new_string: 'ONE' }))).toMatchObject({ replacements: 1 })
+    expect(await readFile(file, 'utf8')).toBe('ONE\ntwo\n')
   })
 })

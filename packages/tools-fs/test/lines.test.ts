@@ -36,6 +36,34 @@ describe('readWindow', () => {
       }), { numRuns: 150 })
   })
 
+  it('keeps the cap on the text shown when bytes that are not UTF-8 become U+FFFD (3 bytes each)', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'rein-lines-'))
+    onTestFinished(() => rm(dir, { recursive: true, force: true }))
+    const file = path.join(dir, 'f.txt')
+    const piece = fc.constantFrom(Buffer.from([0xff]), Buffer.from([0xc3]), Buffer.from('a'), Buffer.from('é'))
+    const line = fc.array(piece, { maxLength: 10 }).map((pieces) => Buffer.concat([...pieces, Buffer.from('\n')]))
+    await fc.assert(fc.asyncProperty(fc.array(line, { minLength: 1, maxLength: 20 }), fc.integer({ min: 3, max: 30 }), fc.integer({ min: 1, max: 5 }),
+      async (lines, maxBytes, limit) => {
+        await writeFile(file, Buffer.concat(lines))
+        const handle = await open(file, 'r')
+        try {
+          let offset = 1
+          while (offset <= lines.length) {
+            const w = await readWindow(handle, offset, limit, maxBytes, new AbortController().signal)
+            expect(Buffer.byteLength(w.text)).toBeLessThanOrEqual(maxBytes)
+            expect(w.endLine).toBeGreaterThanOrEqual(offset)
+            expect(w.endLine - offset).toBeLessThan(limit)
+            const wanted = Buffer.concat(lines.slice(offset - 1, w.endLine)).toString('utf8')
+            if (w.lineCut) expect(wanted.startsWith(w.text) && w.text.length < wanted.length).toBe(true)
+            else expect(w.text).toBe(wanted)
+            offset = w.endLine + 1
+          }
+        } finally {
+          await handle.close()
+        }
+      }), { numRuns: 150 })
+  })
+
   it('stops when the signal is aborted', async () => {
     const dir = await mkdtemp(path.join(tmpdir(), 'rein-lines-'))
     onTestFinished(() => rm(dir, { recursive: true, force: true }))

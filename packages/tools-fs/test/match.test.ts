@@ -19,4 +19,13 @@ describe('matchLines', () => {
     const [found] = matchLines({ pattern: 'n', flags: '', texts: [`n${'x'.repeat(2 * MAX_LINE_CHARS)}`] })
     expect(found.text).toBe(`n${'x'.repeat(MAX_LINE_CHARS - 1)}… [line cut at ${MAX_LINE_CHARS} characters]`)
   })
+
+  it('never cuts a character in two: an emoji across the cut is left out whole', () => {
+    const line = `n${'x'.repeat(MAX_LINE_CHARS - 2)}😀${'y'.repeat(10)}` // the emoji's halves at MAX-1 and MAX
+    const [found] = matchLines({ pattern: 'n', flags: '', texts: [line] })
+    expect(found.text).toBe(`n${'x'.repeat(MAX_LINE_CHARS - 2)}… [line cut at ${MAX_LINE_CHARS} characters]`)
+    expect(found.text).not.toMatch(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])/) // no half of a pair
+    const [before] = matchLines({ pattern: 'n', flags: '', texts: [`n${'x'.repeat(MAX_LINE_CHARS - 3)}😀${'y'.repeat(10)}`] })
+    expect(before.text).toBe(`n${'x'.repeat(MAX_LINE_CHARS - 3)}😀… [line cut at ${MAX_LINE_CHARS} characters]`)
+  })
 })

@@ -41,7 +41,7 @@ async function swappedAfterCheck() {
   ctx.plugin(kernel)
   await ctx.start()
   onTestFinished(() => ctx.stop())
-  for (const tool of [readFileTool(root, config), writeFileTool(root), editFileTool(root), listDirTool(root, config), globTool(root, config), grepTool(root, config, inlineMatcher())]) {
+  for (const tool of [readFileTool(root, config), writeFileTool(root), editFileTool(root, config), listDirTool(root, config), globTool(root, config), grepTool(root, config, inlineMatcher())]) {
     ctx.tools.register(tool)
   }
   let ids = 0

@@ -1,6 +1,10 @@
 /**
- * What a command inherits: only the allow-listed environment variables (never the rest of
- * this process's environment, which may hold keys), and a shell found once at start.
+ * What a command inherits: only the allow-listed environment variables, and a shell found
+ * once at start. The allow-list keeps the rest of this process's environment (which may hold
+ * keys) out of the command's own environment; it does not put it out of the command's reach:
+ * a command runs as the same user and can read `/proc/<this pid>/environ`, the environment
+ * this process was started with. Keys are kept from commands only by running them as another
+ * user or in a sandbox, or by not starting this process with keys in its environment.
  */
 import { accessSync, constants } from 'node:fs'
 import path from 'node:path'

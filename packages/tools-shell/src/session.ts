@@ -4,7 +4,10 @@
  * control), unless it calls `setsid` itself. `endSession` finds the session's members in
  * /proc, sends each SIGTERM, then SIGKILL after a grace (members that appear meanwhile get the
  * same), and resolves once none is alive or a bounded wait ran out, with the pids still alive.
- * A zombie counts as gone: it runs no code. Linux only (/proc).
+ * A /proc scan is a snapshot, and a process that forks and exits at once slips between two
+ * looks; so SIGKILL also goes to every process group seen in the session, which the kernel
+ * delivers to the whole group at once, forks in flight included. A zombie counts as gone: it
+ * runs no code. Linux only (/proc).
  */
 import { readdirSync, readFileSync } from 'node:fs'
 
@@ -17,12 +20,21 @@ export interface Stat {
   session: number
 }
 
+/** A live process of a session, with its process group. */
+export interface Member { pid: number, pgrp: number }
+
 /** How the processes of a session are found and signalled; replaced only in tests. */
 export interface Processes {
   /** The live (not zombie) members of session `sid`. */
-  members(sid: number): number[]
+  members(sid: number): Member[]
   /** Sends `signal` to `pid` if it is still a live member of `sid`. */
   send(pid: number, sid: number, signal: NodeJS.Signals): void
+  /**
+   * Sends `signal` (0: none, only the check) to every process of group `pgrp` at once; false
+   * when the group has no process left. Only ever given a group seen in the command's session
+   * (a group never changes session), or the session leader's own group.
+   */
+  sendGroup(pgrp: number, signal: NodeJS.Signals | 0): boolean
 }
 
 export interface EndOptions {
@@ -64,11 +76,11 @@ function live(stat: Stat | undefined): stat is Stat {
 /** The real processes of this machine, read from /proc. */
 export const procfs: Processes = {
   members(sid) {
-    const found: number[] = []
+    const found: Member[] = []
     for (const name of readdirSync('/proc')) {
       if (!/^\d+$/.test(name)) continue
       const stat = statOf(Number(name))
-      if (live(stat) && stat.session === sid) found.push(Number(name))
+      if (live(stat) && stat.session === sid) found.push({ pid: Number(name), pgrp: stat.pgrp })
     }
     return found
   },
@@ -82,6 +94,14 @@ export const procfs: Processes = {
       // gone since the check
     }
   },
+  sendGroup(pgrp, signal) {
+    try {
+      process.kill(-pgrp, signal)
+      return true
+    } catch {
+      return false // ESRCH: the group is empty
+    }
+  },
 }
 
 /** Ends every member of session `sid`. Resolves with the pids still alive at the end (normally none). */
@@ -90,24 +110,35 @@ export async function endSession(sid: number, options: EndOptions): Promise<numb
   if (!Number.isInteger(sid) || sid <= 1 || sid === statOf(process.pid)?.session) {
     throw new Error(`refusing to end session ${sid}: it is not a command's own session`)
   }
-  if (processes.members(sid).length === 0) return []
-  const left = await signalUntil(processes, sid, 'SIGTERM', Date.now() + options.graceMs)
-  if (left.length === 0) return []
-  return signalUntil(processes, sid, 'SIGKILL', Date.now() + options.settleMs)
+  // The leader's group outlives the leader while a process of it is left, seen or not.
+  const groups = new Set([sid])
+  if (processes.members(sid).length === 0 && !processes.sendGroup(sid, 0)) return []
+  await signalUntil(processes, sid, groups, 'SIGTERM', Date.now() + options.graceMs)
+  // Always, even when the last scan found nobody: that scan may have missed a forking process.
+  return signalUntil(processes, sid, groups, 'SIGKILL', Date.now() + options.settleMs)
 }
 
-/** Sends `signal` to every member once (newcomers too) until none is left or `deadline` passes. */
-async function signalUntil(processes: Processes, sid: number, signal: NodeJS.Signals, deadline: number): Promise<number[]> {
+/**
+ * Signals the session until a scan finds no live member or `deadline` passes; gives the
+ * members of the last scan. SIGTERM goes once to each member (newcomers too); SIGKILL goes to
+ * each member and to each group in `groups` (those seen so far) on every round.
+ */
+async function signalUntil(
+  processes: Processes, sid: number, groups: Set<number>, signal: NodeJS.Signals, deadline: number,
+): Promise<number[]> {
   const sent = new Set<number>()
+  const again = signal === 'SIGKILL'
   for (let wait = FIRST_POLL_MS; ; wait = Math.min(2 * wait, LAST_POLL_MS)) {
+    if (again) for (const pgrp of groups) processes.sendGroup(pgrp, signal)
     const members = processes.members(sid)
-    for (const pid of members) {
-      if (sent.has(pid)) continue
+    for (const { pid, pgrp } of members) {
+      groups.add(pgrp)
+      if (sent.has(pid) && !again) continue
       sent.add(pid)
       processes.send(pid, sid, signal)
     }
     const now = Date.now()
-    if (members.length === 0 || now >= deadline) return members
+    if (members.length === 0 || now >= deadline) return members.map((member) => member.pid)
     await new Promise((resolve) => setTimeout(resolve, Math.min(wait, deadline - now)))
   }
 }

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { Context } from 'cordis'
 import { pickEnv } from '../src/environment.js'
@@ -30,6 +31,20 @@ describe('the environment allow-list', () => {
     const sh = await shell()
     const value = valueOf(await sh.call({ command: 'echo "[$REIN_TEST_SECRET]"; echo "$HOME"' }))
     expect(value.stdout).toBe(`[]\n${process.env.HOME ?? ''}\n`)
+  })
+})
+
+describe('what the allow-list does not do (a known limit, see the README)', () => {
+  it('cannot hide the environment this process was started with from a command of the same user', async () => {
+    // A variable this process was started with, and which the allow-list leaves out.
+    const started = readFileSync('/proc/self/environ', 'utf8').split('\0').filter(Boolean)
+    const hidden = started.find((line) => !/^(PATH|HOME|LANG)=/.test(line))!
+    expect(hidden).toBeDefined()
+    const sh = await shell()
+    const value = valueOf(await sh.call({ command: 'env; echo ---; tr "\\0" "\\n" < /proc/$PPID/environ' }))
+    const [own, parent] = value.stdout.split('---\n')
+    expect(own.split('\n')).not.toContain(hidden)
+    expect(parent.split('\n')).toContain(hidden)
   })
 })
 

@@ -1,3 +1,5 @@
+import { statSync, writeFileSync } from 'node:fs'
+import path from 'node:path'
 import type { Context } from 'cordis'
 import { failure, TOOL_TIMEOUT, type ToolExec } from '@rein/kernel'
 import { describe, expect, it, onTestFinished } from 'vitest'
@@ -141,6 +143,26 @@ describe('processes a command leaves running when it exits', () => {
     expect(left.pgid).not.toBe(watch.sid())
     expect(value.survivors).toBeUndefined()
     expect(await gone([left])).toEqual([])
+  })
+
+  it('ends a chain of processes that each fork the next and exit at once, ignoring SIGTERM', async () => {
+    const watch = spy()
+    const sh = await shell({ timeoutMs: 300, killGraceMs: 100 }, (ctx) => ctx.plugin(watch.plugin))
+    const beats = path.join(sh.root, 'beats')
+    // Each link appends a line, starts the next in the background and exits: no pid lives long.
+    const chain = "(trap '' TERM; hop() { [ -e stop ] && exit 0; echo >> beats; hop & exit 0; }; hop); sleep 5"
+    onTestFinished(async () => {
+      writeFileSync(path.join(sh.root, 'stop'), '') // ends a chain that got away
+      expect(await sessionGone(watch.sid())).toEqual([])
+    })
+    const value = valueOf(await sh.call({ command: chain }))
+    expect(value).toMatchObject({ timedOut: true })
+    expect(value.survivors).toBeUndefined()
+    const size = statSync(beats).size
+    expect(size).toBeGreaterThan(0)
+    // The call is over, so its session is empty: no scan finds a link, and none can write.
+    for (let scan = 0; scan < 20; scan++) expect(sessionOf(watch.sid())).toEqual([])
+    expect(statSync(beats).size).toBe(size)
   })
 
   it('cannot end a process that left the session with setsid (a known limit, see the README)', async () => {

@@ -42,7 +42,7 @@ describe('endSession', () => {
     const members = sessionOf(sid)
     expect(members.length).toBe(3)
     expect(new Set(members.map((proc) => statOf(proc.pid)?.pgrp)).size).toBe(3)
-    expect(procfs.members(sid).sort((a, b) => a - b)).toEqual(members.map((proc) => proc.pid).sort((a, b) => a - b))
+    expect(procfs.members(sid).map((member) => member.pid).sort((a, b) => a - b)).toEqual(members.map((proc) => proc.pid).sort((a, b) => a - b))
     expect(await endSession(sid, { graceMs: 100, settleMs: 5000 })).toEqual([])
     expect(await gone(members)).toEqual([])
   })
@@ -59,20 +59,42 @@ describe('endSession', () => {
     await expect(endSession(1, { graceMs: 0, settleMs: 0 })).rejects.toThrow(/refusing/)
   })
 
-  it('signals newcomers too, SIGKILL after the grace, and names what outlives the wait', async () => {
+  it('signals newcomers too, SIGKILL after the grace to members and their groups, and names what outlives the wait', async () => {
     const sent: string[] = []
     let polls = 0
-    // 101 never dies; 102 appears on the second look and dies of SIGTERM.
+    // 101 (group 7) never dies; 102 (group 8) appears on the second look and dies of SIGTERM.
     const fake: Processes = {
       members: () => {
         polls++
         const dead102 = sent.includes('102 SIGTERM')
-        return polls >= 2 && !dead102 ? [101, 102] : [101]
+        return polls >= 2 && !dead102 ? [{ pid: 101, pgrp: 7 }, { pid: 102, pgrp: 8 }] : [{ pid: 101, pgrp: 7 }]
       },
       send: (pid, _sid, signal) => { sent.push(`${pid} ${signal}`) },
+      sendGroup: (pgrp, signal) => {
+        if (signal !== 0) sent.push(`group ${pgrp} ${signal}`)
+        return true
+      },
     }
     const sid = 999_999_999
     expect(await endSession(sid, { graceMs: 30, settleMs: 30, processes: fake })).toEqual([101])
-    expect(sent).toEqual(['101 SIGTERM', '102 SIGTERM', '101 SIGKILL'])
+    expect(sent.slice(0, 2)).toEqual(['101 SIGTERM', '102 SIGTERM'])
+    expect(sent.filter((line) => line.endsWith('SIGTERM'))).toHaveLength(2)
+    expect(new Set(sent.slice(2))).toEqual(new Set([`group ${sid} SIGKILL`, 'group 7 SIGKILL', 'group 8 SIGKILL', '101 SIGKILL']))
+  })
+
+  it('kills the leader\'s group though no scan ever catches one of its processes', async () => {
+    const sent: string[] = []
+    // A chain that forks and exits faster than a scan: never listed, its group alive until killed.
+    const fake: Processes = {
+      members: () => [],
+      send: (pid, _sid, signal) => { sent.push(`${pid} ${signal}`) },
+      sendGroup: (pgrp, signal) => {
+        if (signal !== 0) sent.push(`group ${pgrp} ${signal}`)
+        return !sent.includes(`group ${pgrp} SIGKILL`)
+      },
+    }
+    const sid = 999_999_999
+    expect(await endSession(sid, { graceMs: 30, settleMs: 30, processes: fake })).toEqual([])
+    expect(sent).toEqual([`group ${sid} SIGKILL`])
   })
 })
