@@ -5,34 +5,42 @@ import fc from 'fast-check'
 import { describe, expect, it, onTestFinished } from 'vitest'
 import { readWindow, utf8End } from '../src/lines.js'
 
+/**
+ * Reads `file` (its lines `lines`, as bytes) window after window from line 1, checking each:
+ * within the byte cap on the text shown, at least one line and fewer than `limit`, and the text
+ * the lines shown (whole, or a cut first line that is a prefix of it); every line is reached.
+ */
+async function expectWindows(file: string, lines: Buffer[], limit: number, maxBytes: number) {
+  const handle = await open(file, 'r')
+  try {
+    let offset = 1
+    while (offset <= lines.length) {
+      const w = await readWindow(handle, offset, limit, maxBytes, new AbortController().signal)
+      expect(w.totalLines).toBe(lines.length)
+      expect(Buffer.byteLength(w.text)).toBeLessThanOrEqual(maxBytes)
+      expect(w.endLine).toBeGreaterThanOrEqual(offset)
+      expect(w.endLine - offset).toBeLessThan(limit)
+      const wanted = Buffer.concat(lines.slice(offset - 1, w.endLine)).toString('utf8')
+      if (w.lineCut) expect(wanted.startsWith(w.text) && w.text.length < wanted.length).toBe(true)
+      else expect(w.text).toBe(wanted)
+      offset = w.endLine + 1
+    }
+  } finally {
+    await handle.close()
+  }
+}
+
 describe('readWindow', () => {
   it('returns whole lines within the byte cap, or a cut first line that is a prefix of it', async () => {
     const dir = await mkdtemp(path.join(tmpdir(), 'rein-lines-'))
     onTestFinished(() => rm(dir, { recursive: true, force: true }))
     const file = path.join(dir, 'f.txt')
     const char = fc.constantFrom('a', 'é', '€', '😀')
-    const line = fc.array(char, { maxLength: 10 }).map((chars) => chars.join(''))
+    const line = fc.array(char, { maxLength: 10 }).map((chars) => Buffer.from(`${chars.join('')}\n`))
     await fc.assert(fc.asyncProperty(fc.array(line, { maxLength: 20 }), fc.integer({ min: 1, max: 30 }), fc.integer({ min: 1, max: 5 }),
       async (lines, maxBytes, limit) => {
-        const text = lines.map((l) => `${l}\n`).join('')
-        await writeFile(file, text)
-        const handle = await open(file, 'r')
-        try {
-          let offset = 1
-          while (offset <= lines.length) {
-            const w = await readWindow(handle, offset, limit, maxBytes, new AbortController().signal)
-            expect(w.totalLines).toBe(lines.length)
-            expect(Buffer.byteLength(w.text)).toBeLessThanOrEqual(maxBytes)
-            expect(w.endLine).toBeGreaterThanOrEqual(offset)
-            expect(w.endLine - offset).toBeLessThan(limit)
-            const wanted = lines.slice(offset - 1, w.endLine).map((l) => `${l}\n`).join('')
-            if (w.lineCut) expect(wanted.startsWith(w.text) && w.text.length < wanted.length).toBe(true)
-            else expect(w.text).toBe(wanted)
-            offset = w.endLine + 1
-          }
-        } finally {
-          await handle.close()
-        }
+        await writeFile(file, Buffer.concat(lines))
+        await expectWindows(file, lines, limit, maxBytes)
       }), { numRuns: 150 })
   })
 
@@ -45,22 +53,7 @@ describe('readWindow', () => {
     await fc.assert(fc.asyncProperty(fc.array(line, { minLength: 1, maxLength: 20 }), fc.integer({ min: 3, max: 30 }), fc.integer({ min: 1, max: 5 }),
       async (lines, maxBytes, limit) => {
         await writeFile(file, Buffer.concat(lines))
-        const handle = await open(file, 'r')
-        try {
-          let offset = 1
-          while (offset <= lines.length) {
-            const w = await readWindow(handle, offset, limit, maxBytes, new AbortController().signal)
-            expect(Buffer.byteLength(w.text)).toBeLessThanOrEqual(maxBytes)
-            expect(w.endLine).toBeGreaterThanOrEqual(offset)
-            expect(w.endLine - offset).toBeLessThan(limit)
-            const wanted = Buffer.concat(lines.slice(offset - 1, w.endLine)).toString('utf8')
-            if (w.lineCut) expect(wanted.startsWith(w.text) && w.text.length < wanted.length).toBe(true)
-            else expect(w.text).toBe(wanted)
-            offset = w.endLine + 1
-          }
-        } finally {
-          await handle.close()
-        }
+        await expectWindows(file, lines, limit, maxBytes)
       }), { numRuns: 150 })
   })
 
