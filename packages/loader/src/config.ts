@@ -85,11 +85,14 @@ export type Report = (code: LoaderCode, path: ValuePath, detail: string) => void
  * file that lists no provider, plugins or tools is a problem: it describes no harness. With
  * `ignoreProvider` (a provider was given in code) the file's `provider` entry is neither read
  * nor interpolated, so its variables (an API key) need not be set, and the file may list nothing else.
+ * `substituted` holds every value a variable put into the config, for the caller to keep out of
+ * the errors it throws (`env-secrets.ts`): the problems here may quote them.
  */
 export function readHarnessConfig(
   source: YamlSource, env: Readonly<Record<string, string | undefined>>, options: { ignoreProvider?: boolean } = {},
-): { config: HarnessConfig, problems: ConfigError[] } {
+): { config: HarnessConfig, problems: ConfigError[], substituted: string[] } {
   const problems: ConfigError[] = []
+  const putIn = new Set<string>()
   const report: Report = (code, path, detail) => {
     problems.push(new ConfigError(code, { file: source.file, line: source.lineOf(path), entry: labelAt(source.data, path) }, detail))
   }
@@ -97,7 +100,7 @@ export function readHarnessConfig(
   const raw = source.data ?? {}
   if (!isPlainObject(raw)) {
     report(LoaderCodes.CONFIG_INVALID, [], `the file must be a mapping with the keys ${TOP_LEVEL_KEYS.join(', ')}`)
-    return { config, problems }
+    return { config, problems, substituted: [] }
   }
   const unknownKeys = Object.keys(raw).filter((key) => !(TOP_LEVEL_KEYS as readonly string[]).includes(key))
   for (const key of unknownKeys) {
@@ -107,7 +110,7 @@ export function readHarnessConfig(
   /** `value` at `path` with variables substituted, or undefined when one is missing (reported). */
   const substituted = (value: unknown, path: ValuePath): { value: unknown } | undefined => {
     const found: ValueProblem[] = []
-    const out = interpolateEnv(value, env, path, found)
+    const out = interpolateEnv(value, env, path, found, putIn)
     for (const problem of found) report(problem.code, problem.path, problem.detail)
     return found.length ? undefined : { value: out }
   }
@@ -178,7 +181,7 @@ export function readHarnessConfig(
   config.examples = readExamples(substituted(raw.examples, ['examples'])?.value, source.dir, report)
   config.session = readSession(substituted(raw.session, ['session'])?.value, source.dir, report)
   config.startupTimeoutMs = readStartupTimeout(substituted(raw.startupTimeoutMs, ['startupTimeoutMs'])?.value, ['startupTimeoutMs'], report)
-  return { config, problems: inFileOrder(problems) }
+  return { config, problems: inFileOrder(problems), substituted: [...putIn] }
 }
 
 /** Whether a section holds something: a provider entry, or a list with at least one item. */

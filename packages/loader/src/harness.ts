@@ -11,10 +11,12 @@ import type { Provider } from '@rein/kernel'
 import type { SessionStore } from '@rein/agent'
 import { buildHarness, type BuiltHarness } from './build.js'
 import { readHarnessConfig, type HarnessConfig } from './config.js'
+import { envRedactor, redactError, redactHarness } from './env-secrets.js'
+import type { ConfigError } from './errors.js'
 import { readPromptSources } from './examples.js'
 import { fileEntryPlan } from './file-entry.js'
 import { loadProvider } from './provider.js'
-import { readYaml } from './source.js'
+import { readYaml, type YamlSource } from './source.js'
 import { DEFAULT_STARTUP_TIMEOUT_MS } from './startup-deadline.js'
 
 /** Options of `loadHarness`. */
@@ -43,13 +45,27 @@ export interface Harness extends BuiltHarness {
 /**
  * Loads `path`. Throws `ConfigErrors` (one `ConfigError` per problem: file, line, entry, what
  * to do) after stopping anything it had started. An `optional` entry that fails is left out
- * and reported in `warnings`.
+ * and reported in `warnings`. No error or warning quotes a value that `${env:NAME}` put in
+ * (`env-secrets.ts`).
  */
 export async function loadHarness(path: string, options: LoadOptions = {}): Promise<Harness> {
   const source = await readYaml(path)
-  const { config, problems } = readHarnessConfig(source, options.env ?? process.env, { ignoreProvider: options.provider !== undefined })
+  const { config, problems, substituted } = readHarnessConfig(source, options.env ?? process.env, { ignoreProvider: options.provider !== undefined })
+  // What the variables put in is kept out of every error and warning from here on.
+  const redact = envRedactor(substituted)
+  try {
+    const harness = await buildFromFile(source, config, problems, options)
+    if (redact !== undefined) redactHarness(harness, redact)
+    return Object.assign(harness, { config })
+  } catch (error) {
+    throw redactError(error, redact)
+  }
+}
+
+/** Builds the harness `config` describes, with the problems already found in it. */
+async function buildFromFile(source: YamlSource, config: HarnessConfig, problems: readonly ConfigError[], options: LoadOptions): Promise<BuiltHarness> {
   const providerEntry = config.provider
-  const harness = await buildHarness({
+  return buildHarness({
     entries: [...config.plugins, ...config.tools].map((entry) => fileEntryPlan(source, entry)),
     problems,
     provider: async () => providerEntry ? loadProvider(source, providerEntry) : options.provider,
@@ -59,5 +75,4 @@ export async function loadHarness(path: string, options: LoadOptions = {}): Prom
     },
     startup: { ms: config.startupTimeoutMs ?? DEFAULT_STARTUP_TIMEOUT_MS, setting: `startupTimeoutMs at the top level of ${basename(config.file)}` },
   })
-  return Object.assign(harness, { config })
 }

@@ -15,10 +15,12 @@ const VARIABLE_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/
 /**
  * Returns a copy of `value` with every `${env:NAME}` replaced. A bad or missing variable is a
  * `ValueProblem` at its path: thrown, or, when `problems` is given, added to it (every one is
- * found; the reference is then left as written).
+ * found; the reference is then left as written). Each value put in is added to `substituted`,
+ * when given, so that the caller can keep it out of its errors (`env-secrets.ts`).
  */
 export function interpolateEnv(
   value: unknown, env: Readonly<Record<string, string | undefined>>, path: ValuePath = [], problems?: ValueProblem[],
+  substituted?: Set<string>,
 ): unknown {
   const problem = (found: ValueProblem, whole: string): string => {
     if (!problems) throw found
@@ -36,6 +38,7 @@ export function interpolateEnv(
       return problem(new ValueProblem(LoaderCodes.ENV_MISSING, at,
         `environment variable ${name} is not set (referenced as \${env:${name}}); set it or remove the reference`), whole)
     }
+    substituted?.add(found)
     return found
   }))
 }

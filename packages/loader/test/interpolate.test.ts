@@ -9,6 +9,12 @@ describe('interpolateEnv', () => {
     expect(out).toEqual({ key: 'sk-abc', list: ['localhost:8080', 7], other: '${call_1.result}' })
   })
 
+  it('adds each value it put in to the substituted set, and nothing written literally', () => {
+    const substituted = new Set<string>()
+    interpolateEnv({ key: 'sk-${env:KEY}', list: ['${env:HOST}', '$${env:PORT}', 'plain'] }, { KEY: 'abc', HOST: 'localhost', PORT: '8080' }, [], undefined, substituted)
+    expect([...substituted]).toEqual(['abc', 'localhost'])
+  })
+
   it('keeps $${env:NAME} as the literal text ${env:NAME}', () => {
     expect(interpolateEnv('$${env:KEY}', {})).toBe('${env:KEY}')
   })

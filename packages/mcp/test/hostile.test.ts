@@ -7,6 +7,7 @@ import { call, code, gate, harness, rawServer, text, type Harness } from './help
 // A secret whose URL-encoded spelling differs from the raw one.
 const SECRET = 'raw-secret/value+42'
 const ENCODED = encodeURIComponent(SECRET)
+const PASSWORD = 'arg-pass/word+42'
 const hostile = `${'a'.repeat(40)}!`
 
 let h: Harness
@@ -18,6 +19,8 @@ beforeAll(async () => {
       // is room for a loaded machine; the cap at twice that shows progress kept the call going.
       capped: rawServer('serve', { timeoutMs: 1_500, maxTotalMs: 3_000 }),
       leaky: rawServer('leak-env', { env: { RAW_SECRET: SECRET } }),
+      // A password on the command line, as `args: [..., '--pass', '${env:PASS}']` puts it there.
+      argued: rawServer('leak-args', { args: [...rawServer('leak-args').args, '--pass', PASSWORD, `--token=${PASSWORD}`] }),
       flood: rawServer('flood'),
     },
   })
@@ -87,11 +90,21 @@ describe('a hostile server over stdio', () => {
     expect(everything).not.toContain(ENCODED)
   })
 
+  it('keeps the values of its args out of logs and events, but for flags and paths', () => {
+    const failed = h.events.find((e) => e.kind === 'failed' && e.server === 'argued')
+    expect(failed).toMatchObject({ error: expect.stringContaining(
+      `stderr: bad option: --pass [REDACTED] --token=[REDACTED] (--pass%20[REDACTED]%20--token%3D[REDACTED])`) })
+    const everything = JSON.stringify([h.events, h.warnings, h.logs])
+    expect(everything).not.toContain(PASSWORD)
+    expect(everything).not.toContain(encodeURIComponent(PASSWORD))
+  })
+
   it('cuts a stderr line that never ends and keeps the lines after it', () => {
+    // The lines hold no word of the server's args ("flood"): those are hidden as possible secrets.
     const lines = h.logs.filter((line) => line.startsWith('server "flood" stderr: '))
       .map((line) => line.slice('server "flood" stderr: '.length))
-    expect(lines).toEqual([`${'E'.repeat(MAX_STDERR_LINE)}${LINE_CUT}`, 'after the flood', 'the last line'])
+    expect(lines).toEqual([`${'E'.repeat(MAX_STDERR_LINE)}${LINE_CUT}`, 'after the long line', 'the last line'])
     const failed = h.events.find((e) => e.kind === 'failed' && e.server === 'flood')
-    expect(failed).toMatchObject({ error: expect.stringContaining('after the flood | the last line') })
+    expect(failed).toMatchObject({ error: expect.stringContaining('after the long line | the last line') })
   })
 })

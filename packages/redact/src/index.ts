@@ -8,7 +8,7 @@
  *   redact(`GET https://admin:pw@host/?key=${encodeURIComponent(apiKey)} failed`)
  */
 export { REDACTED } from './marker.js'
-export { MIN_ANYWHERE_LENGTH } from './known.js'
+export { MIN_ANYWHERE_LENGTH, MIN_SECRET_LENGTH } from './known.js'
 export { BUILT_IN_PATTERNS, MAY_MATCH_BUILT_IN, patternProblem, userPattern, type SecretPattern } from './patterns.js'
 export { mapParts } from './map-parts.js'
 export { createRedactor, redactValue, type Redactor, type RedactorOptions } from './redactor.js'

@@ -11,6 +11,13 @@ import { REDACTED } from './marker.js'
 /** Values at least this long are redacted anywhere; shorter ones only as whole words. */
 export const MIN_ANYWHERE_LENGTH = 8
 
+/**
+ * Configured values shorter than this (after trimming: a `3`, `on`) are not secrets to hide:
+ * hiding them would garble every message that happens to hold them. For callers that collect
+ * values to redact (an MCP server's settings, what `${env:…}` put into a config).
+ */
+export const MIN_SECRET_LENGTH = 4
+
 const WORD_CHAR = /^[\p{L}\p{N}_]/u
 const ESCAPED_MARKER = REDACTED.replace(/[[\]]/g, '\\$&')
 // The marker counts as a word: a short value glued to a redacted one stays whole in every pass.
