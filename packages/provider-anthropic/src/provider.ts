@@ -35,7 +35,7 @@ function retryableStatus(status: number): boolean {
 }
 
 /** The Messages API wire. */
-const messages: WireFormat<ResolvedConfig, AnthropicSite, AnthropicAssistantMessage> = {
+export const messages: WireFormat<ResolvedConfig, AnthropicSite, AnthropicAssistantMessage> = {
   site: siteOf,
   target: (config): WireTarget => ({
     url: config.endpoint,

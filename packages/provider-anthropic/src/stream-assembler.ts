@@ -4,17 +4,22 @@
  * `input_json_delta` partials verbatim (never parsed: the raw JSON text becomes `arguments`).
  * `ping` and unknown events are skipped; an `error` event throws. The answer counts as complete
  * after `message_stop` or a `stop_reason`; a stream that ends before either was interrupted.
+ * What it keeps is bounded (the kit's `AnswerBudget`): past the size or the number of blocks of
+ * any model answer, the stream is a bad response. Blocks are kept in a map, so a large `index`
+ * costs nothing.
  */
 import type { ToolCall } from '@rein/kernel'
 import {
-  failWith, ProviderBadResponseError, ProviderStreamInterruptedError, quote, type Assembler, type RequestSite, type SSEEvent,
+  AnswerBudget, failWith, ProviderBadResponseError, ProviderStreamInterruptedError, quote,
+  type AnswerLimits, type Assembler, type RequestSite, type SSEEvent,
 } from '@rein/provider-kit'
 import { classifyStreamError, fromErrorValue } from './classify.js'
 import { assistantMessage, fallbackCallId, readUsage, type AnthropicAssistantMessage, type StopReason } from './wire-response.js'
 
 type Block =
   | { kind: 'text' }
-  | { kind: 'tool', id: string, name: string, json: string, input: unknown }
+  /** `json`: the `input_json_delta` partials joined; `input`: the start's `input` as JSON text. */
+  | { kind: 'tool', id: string, name: string, json: string, input: string }
   | { kind: 'other' }
 
 type Obj = Record<string, unknown>
@@ -24,12 +29,16 @@ const asObject = (v: unknown): Obj | undefined => (typeof v === 'object' && v !=
 export class MessageAssembler implements Assembler<AnthropicAssistantMessage> {
   private text = ''
   private readonly blocks = new Map<number, Block>()
+  private readonly budget: AnswerBudget
   private usage: AnthropicAssistantMessage['usage']
   private stopReason: StopReason | undefined
   private done = false
   private events = 0
 
-  constructor(private readonly site: RequestSite) {}
+  /** `limits` lowers the kit's bounds on one answer (tests only). */
+  constructor(private readonly site: RequestSite, limits: AnswerLimits = {}) {
+    this.budget = new AnswerBudget(site, limits)
+  }
 
   /** True once `message_stop` arrived; later events are ignored. */
   get isDone(): boolean { return this.done }
@@ -82,16 +91,20 @@ export class MessageAssembler implements Assembler<AnthropicAssistantMessage> {
   }
 
   private start(event: SSEEvent, index: number, block: Obj | undefined): string {
+    this.budget.part()
     if (block?.type === 'text') {
-      this.blocks.set(index, { kind: 'text' })
       const initial = typeof block.text === 'string' ? block.text : ''
+      this.budget.keep(initial.length)
+      this.blocks.set(index, { kind: 'text' })
       this.text += initial
       return initial
     }
     if (block?.type === 'tool_use') {
       if (typeof block.name !== 'string' || block.name === '') throw this.bad(event, 'starts a tool_use block without a name')
       const id = typeof block.id === 'string' && block.id !== '' ? block.id : ''
-      this.blocks.set(index, { kind: 'tool', id, name: block.name, json: '', input: block.input })
+      const input = JSON.stringify(block.input ?? {})
+      this.budget.keep(id.length + block.name.length + input.length)
+      this.blocks.set(index, { kind: 'tool', id, name: block.name, json: '', input })
       return ''
     }
     this.blocks.set(index, { kind: 'other' })
@@ -103,11 +116,13 @@ export class MessageAssembler implements Assembler<AnthropicAssistantMessage> {
     if (block === undefined) throw this.bad(event, `adds to block #${index}, which never started`)
     if (delta?.type === 'text_delta') {
       if (block.kind !== 'text' || typeof delta.text !== 'string') throw this.bad(event, `sends text to block #${index}, which is not a text block`)
+      this.budget.keep(delta.text.length)
       this.text += delta.text
       return delta.text
     }
     if (delta?.type === 'input_json_delta') {
       if (block.kind !== 'tool' || typeof delta.partial_json !== 'string') throw this.bad(event, `sends tool input to block #${index}, which is not a tool_use block`)
+      this.budget.keep(delta.partial_json.length)
       block.json += delta.partial_json
     }
     return '' // thinking, signatures and citations are not part of a rein message
@@ -122,7 +137,7 @@ export class MessageAssembler implements Assembler<AnthropicAssistantMessage> {
     const calls: ToolCall[] = tools.map(([, b], i) => ({
       id: b.id || fallbackCallId(i),
       name: b.name,
-      arguments: b.json !== '' ? b.json : JSON.stringify(b.input ?? {}),
+      arguments: b.json !== '' ? b.json : b.input,
     }))
     return assistantMessage(this.text, calls, this.usage, this.stopReason)
   }

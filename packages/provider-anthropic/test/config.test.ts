@@ -45,6 +45,7 @@ describe('config', () => {
     [{ ...base, baseURL: 'ftp://x' }, '"baseURL" must be the server root, an http(s) URL such as "https://api.anthropic.com" (got "ftp://x")'],
     [{ ...base, max_tokens: 5 }, 'unknown key "max_tokens" (did you mean "maxTokens"?); the known keys are apiKey, model, maxTokens, baseURL, stream, maxRetries, temperature, headers, anthropicVersion, parallelToolCalls, retryBaseDelayMs, maxRetryDelayMs, idleTimeoutMs'],
     [{ ...base, idleTimeoutMs: 0 }, '"idleTimeoutMs" must be a number of milliseconds from 1 to 2147483647 (got 0)'],
+    [{ ...base, maxRetryDelayMs: 30 * 86_400_000 }, '"maxRetryDelayMs" must be a number of milliseconds from 0 to 2147483647 (got 2592000000)'],
   ])('refuses %j', (config, message) => {
     expect(messageOf(config)).toBe(`@rein/provider-anthropic config: ${message}`)
   })

@@ -1,11 +1,12 @@
 /**
  * The assembler, event by event: text deltas come out as they arrive; tool input partials are
  * concatenated verbatim per block index, even when blocks interleave; the message is complete
- * only after `message_stop` or a stop reason.
+ * only after `message_stop` or a stop reason. What it keeps is bounded: blocks by number (a huge
+ * `index` costs nothing), text and tool input by their size together.
  */
-import { createRedactor } from '@rein/provider-kit'
+import { createRedactor, MAX_ANSWER_PARTS } from '@rein/provider-kit'
 import { describe, expect, it } from 'vitest'
-import { ProviderStreamInterruptedError } from '../src/index.js'
+import { PROVIDER_BAD_RESPONSE, ProviderStreamInterruptedError } from '../src/index.js'
 import { MessageAssembler } from '../src/stream-assembler.js'
 
 const site = { baseURL: 'https://api.anthropic.com', model: 'claude-test', redact: createRedactor([]), credentials: 'apiKey' as const }
@@ -33,6 +34,28 @@ describe('MessageAssembler', () => {
       role: 'assistant', content: '', finishReason: 'tool_use', usage: { outputTokens: 7 },
       toolCalls: [{ id: 't1', name: 'f', arguments: '{"a":1}' }, { id: 't2', name: 'g', arguments: '{"b":2}' }],
     })
+  })
+
+  it(`keeps a block of any index, and refuses block ${MAX_ANSWER_PARTS + 1}`, () => {
+    const a = new MessageAssembler(site)
+    a.push(event({ type: 'content_block_start', index: 1e9, content_block: { type: 'tool_use', id: 'far', name: 'f', input: { a: 1 } } }))
+    for (let i = 1; i < MAX_ANSWER_PARTS; i++) a.push(event({ type: 'content_block_start', index: i, content_block: { type: 'thinking' } }))
+    expect(() => a.push(event({ type: 'content_block_start', index: 0, content_block: { type: 'text', text: 'x' } }))).toThrow(expect.objectContaining({
+      code: PROVIDER_BAD_RESPONSE, message: `https://api.anthropic.com streamed an answer of more than ${MAX_ANSWER_PARTS} tool calls or content blocks, far more than any model answer; reading stopped there`,
+    }))
+    a.push(event({ type: 'message_stop' }))
+    expect(a.finish()).toEqual({ role: 'assistant', content: '', toolCalls: [{ id: 'far', name: 'f', arguments: '{"a":1}' }] })
+  })
+
+  it('counts text, tool ids, names, input and partials together against the size cap, before keeping them', () => {
+    const a = new MessageAssembler(site, { maxSize: 19 })
+    a.push(event({ type: 'content_block_start', index: 0, content_block: { type: 'text', text: 'abc' } }))
+    a.push(event({ type: 'content_block_start', index: 1, content_block: { type: 'tool_use', id: 't1', name: 'f', input: {} } }))
+    a.push(event({ type: 'content_block_delta', index: 1, delta: { type: 'input_json_delta', partial_json: '{"a":' } }))
+    a.push(event({ type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: 'defgh' } }))
+    expect(() => a.push(event({ type: 'content_block_delta', index: 1, delta: { type: 'input_json_delta', partial_json: '1}' } }))).toThrow(expect.objectContaining({
+      code: PROVIDER_BAD_RESPONSE, message: expect.stringContaining('more than 19 characters'),
+    }))
   })
 
   it('takes the type from the SSE event name when the data has none', () => {

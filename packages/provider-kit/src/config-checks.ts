@@ -159,8 +159,9 @@ export class ConfigCheck {
     return {
       stream: this.boolean(raw, 'stream') ?? true,
       maxRetries: this.number(raw, 'maxRetries', (n) => Number.isInteger(n) && n >= 0 && n <= 10, 'an integer from 0 to 10') ?? 2,
-      retryBaseDelayMs: this.number(raw, 'retryBaseDelayMs', (n) => n >= 0, 'a number of milliseconds >= 0') ?? 500,
-      maxRetryDelayMs: this.number(raw, 'maxRetryDelayMs', (n) => n >= 0, 'a number of milliseconds >= 0') ?? 60_000,
+      // A wait between attempts is one timer, and a timer holds at most MAX_TIMER_MS.
+      retryBaseDelayMs: this.number(raw, 'retryBaseDelayMs', (n) => n >= 0 && n <= MAX_TIMER_MS, `a number of milliseconds from 0 to ${MAX_TIMER_MS}`) ?? 500,
+      maxRetryDelayMs: this.number(raw, 'maxRetryDelayMs', (n) => n >= 0 && n <= MAX_TIMER_MS, `a number of milliseconds from 0 to ${MAX_TIMER_MS}`) ?? 60_000,
       idleTimeoutMs: this.number(raw, 'idleTimeoutMs', (n) => n >= 1 && n <= MAX_TIMER_MS, `a number of milliseconds from 1 to ${MAX_TIMER_MS}`) ?? DEFAULT_IDLE_TIMEOUT_MS,
     }
   }

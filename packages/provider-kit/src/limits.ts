@@ -9,6 +9,12 @@ const MiB = 1024 * 1024
 /** The largest body read whole (a non-streamed answer, or a streamed request answered with JSON): 16 MiB. */
 export const MAX_BODY_BYTES = 16 * MiB
 
+/**
+ * The most parts one streamed answer may have: tool calls, or (on a wire of content blocks)
+ * blocks of any kind. A model's answer has a handful; 4096.
+ */
+export const MAX_ANSWER_PARTS = 4096
+
 /** The largest server-sent event (its data lines, or one unfinished line), in characters: 16 Mi. */
 export const MAX_SSE_EVENT_SIZE = 16 * MiB
 

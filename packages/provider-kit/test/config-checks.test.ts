@@ -62,7 +62,16 @@ describe('ConfigCheck', () => {
     expect(check.transport({})).toEqual({ stream: true, maxRetries: 2, retryBaseDelayMs: 500, maxRetryDelayMs: 60_000, idleTimeoutMs: 120_000 })
     expect(check.transport({ stream: false, maxRetries: 0, retryBaseDelayMs: 1, maxRetryDelayMs: 2, idleTimeoutMs: 3 })).toEqual({ stream: false, maxRetries: 0, retryBaseDelayMs: 1, maxRetryDelayMs: 2, idleTimeoutMs: 3 })
     expect(refusal(() => check.transport({ maxRetries: 11 }))).toContain('"maxRetries" must be an integer from 0 to 10 (got 11)')
-    expect(refusal(() => check.transport({ retryBaseDelayMs: -1 }))).toContain('"retryBaseDelayMs" must be a number of milliseconds >= 0 (got -1)')
+    expect(refusal(() => check.transport({ retryBaseDelayMs: -1 }))).toContain('"retryBaseDelayMs" must be a number of milliseconds from 0 to 2147483647 (got -1)')
+  })
+
+  it('checks the retry delays are no longer than a timer can wait', () => {
+    for (const key of ['retryBaseDelayMs', 'maxRetryDelayMs']) {
+      for (const bad of [2_147_483_648, 1e12, Number.POSITIVE_INFINITY]) {
+        expect(refusal(() => check.transport({ [key]: bad }))).toBe(`@rein/provider-x config: "${key}" must be a number of milliseconds from 0 to 2147483647 (got ${check.describe(bad)})`)
+      }
+      expect(check.transport({ [key]: 2_147_483_647 })[key as 'maxRetryDelayMs']).toBe(2_147_483_647)
+    }
   })
 
   it('checks idleTimeoutMs: at least 1 ms, and no longer than a timer can wait', () => {

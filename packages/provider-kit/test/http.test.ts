@@ -112,6 +112,15 @@ describe('postWithRetries', () => {
     expect(waits).toEqual([])
   })
 
+  it.each(['-5', 'foo 2', 'soon'])('backs off when retry-after is %j, which says nothing readable', async (value) => {
+    const s = await serve({ status: 503, headers: { 'retry-after': value } }, { body: 'ok' })
+    const { endpoint, failures } = endpointAt(s.url)
+    const { waits, deps } = recorder()
+    expect(await text((await postWithRetries(endpoint, {}, false, undefined, deps)).chunks)).toBe('ok')
+    expect(waits).toEqual([100])
+    expect(failures).toEqual([])
+  })
+
   it('names the shown URL, never the real one, when the server cannot be reached', async () => {
     const s = await serve()
     const { endpoint } = endpointAt(s.url, { retry: { maxRetries: 1, retryBaseDelayMs: 1, maxRetryDelayMs: 1, retryableStatus: transientStatus } })

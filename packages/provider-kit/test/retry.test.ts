@@ -1,3 +1,4 @@
+import { MAX_TIMER_MS } from '@rein/kernel'
 import { describe, expect, it, vi } from 'vitest'
 import { backoffDelay, isRetryable, parseRetryAfter, sleep, transientStatus } from '../src/retry.js'
 
@@ -15,6 +16,23 @@ describe('parseRetryAfter', () => {
     expect(parseRetryAfter(new Headers({ 'retry-after': 'Sat, 30 Nov 2024 11:00:00 GMT' }), now)).toBe(0)
     expect(parseRetryAfter(new Headers(), now)).toBeUndefined()
     expect(parseRetryAfter(new Headers({ 'retry-after': 'soon' }), now)).toBeUndefined()
+  })
+
+  it('reads the obsolete HTTP date forms too, asctime\'s as GMT', () => {
+    expect(parseRetryAfter(new Headers({ 'retry-after': 'Saturday, 30-Nov-24 12:00:07 GMT' }), now)).toBe(7000)
+    expect(parseRetryAfter(new Headers({ 'retry-after': 'Sat Nov 30 12:00:07 2024' }), now)).toBe(7000)
+  })
+
+  it('takes what is neither seconds nor an HTTP date as no advice, though Date.parse would read it', () => {
+    for (const value of ['-5', 'foo 2', '2 foo', '1e3', '', '2024-11-30', 'Sat, 30 Nov 2024 12:00:07']) {
+      expect(parseRetryAfter(new Headers({ 'retry-after': value }), now)).toBeUndefined()
+    }
+    expect(parseRetryAfter(new Headers({ 'retry-after-ms': '-5', 'retry-after': '2' }), now)).toBe(2000)
+  })
+
+  it('keeps a number too large to hold finite', () => {
+    expect(parseRetryAfter(new Headers({ 'retry-after': '9'.repeat(400) }), now)).toBe(Number.MAX_SAFE_INTEGER)
+    expect(parseRetryAfter(new Headers({ 'retry-after-ms': '9'.repeat(400) }), now)).toBe(Number.MAX_SAFE_INTEGER)
   })
 })
 
@@ -59,6 +77,19 @@ describe('sleep', () => {
       await vi.advanceTimersByTimeAsync(999)
       expect(done).toBe(false)
       await vi.advanceTimersByTimeAsync(1)
+      await p
+      expect(done).toBe(true)
+    } finally { vi.useRealTimers() }
+  })
+
+  it('waits the whole of a wait longer than one timer can hold', async () => {
+    vi.useFakeTimers()
+    try {
+      let done = false
+      const p = sleep(MAX_TIMER_MS + 10).then(() => { done = true })
+      await vi.advanceTimersByTimeAsync(MAX_TIMER_MS)
+      expect(done).toBe(false)
+      await vi.advanceTimersByTimeAsync(10)
       await p
       expect(done).toBe(true)
     } finally { vi.useRealTimers() }

@@ -25,7 +25,7 @@ export function siteOf(config: ResolvedConfig): OpenAISite {
 }
 
 /** The Chat Completions wire: `Authorization` only when there is an apiKey; 429 and 5xx retried. */
-const chatCompletions: WireFormat<ResolvedConfig, OpenAISite, AssistantMessage> = {
+export const chatCompletions: WireFormat<ResolvedConfig, OpenAISite, AssistantMessage> = {
   site: siteOf,
   target: (config): WireTarget => ({
     url: config.endpoint,

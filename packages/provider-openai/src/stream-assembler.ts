@@ -3,10 +3,13 @@
  * Tool calls are assembled by their `index` (id and name from the first delta that carries
  * them, `arguments` concatenated verbatim, never parsed). An answer counts as complete only
  * after `[DONE]` or a `finish_reason`; a body that stops before either is an interruption.
+ * What it keeps is bounded (the kit's `AnswerBudget`): past the size or the number of tool calls
+ * of any model answer, the stream is a bad response.
  */
 import type { AssistantMessage, ToolCall } from '@rein/kernel'
 import {
-  failWith, ProviderBadResponseError, ProviderStreamInterruptedError, quote, type Assembler, type RequestSite, type SSEEvent,
+  AnswerBudget, failWith, ProviderBadResponseError, ProviderStreamInterruptedError, quote,
+  type AnswerLimits, type Assembler, type RequestSite, type SSEEvent,
 } from '@rein/provider-kit'
 import { classifyStreamError, fromErrorValue } from './classify.js'
 import { assistantMessage, fallbackCallId, readUsage } from './wire-response.js'
@@ -20,12 +23,20 @@ const asObject = (v: unknown): Obj | undefined => (typeof v === 'object' && v !=
 export class StreamAssembler implements Assembler<AssistantMessage> {
   private text = ''
   private readonly calls = new Map<number, PartialCall>()
+  /** The index of the first call that took each id, for deltas that carry an id but no index. */
+  private readonly byId = new Map<string, number>()
+  /** The highest index of `calls` (meaningful once there is one). */
+  private highest = -Infinity
+  private readonly budget: AnswerBudget
   private usage: AssistantMessage['usage']
   private finishReason: string | undefined
   private done = false
   private events = 0
 
-  constructor(private readonly site: RequestSite) {}
+  /** `limits` lowers the kit's bounds on one answer (tests only). */
+  constructor(private readonly site: RequestSite, limits: AnswerLimits = {}) {
+    this.budget = new AnswerBudget(site, limits)
+  }
 
   /** True once `[DONE]` arrived; later events are ignored. */
   get isDone(): boolean { return this.done }
@@ -53,7 +64,7 @@ export class StreamAssembler implements Assembler<AssistantMessage> {
       if (typeof choice.finish_reason === 'string') this.finishReason = choice.finish_reason
       const delta = asObject(choice.delta)
       if (delta === undefined) continue
-      if (typeof delta.content === 'string') added += delta.content
+      if (typeof delta.content === 'string') { this.budget.keep(delta.content.length); added += delta.content }
       if (Array.isArray(delta.tool_calls)) for (const tc of delta.tool_calls) this.toolCallDelta(asObject(tc))
     }
     this.text += added
@@ -65,19 +76,28 @@ export class StreamAssembler implements Assembler<AssistantMessage> {
     const id = typeof tc.id === 'string' && tc.id !== '' ? tc.id : undefined
     let index = typeof tc.index === 'number' ? tc.index : undefined
     if (index === undefined) {
-      const byId = id === undefined ? undefined : [...this.calls].find(([, c]) => c.id === id)?.[0]
-      const last = this.calls.size === 0 ? -1 : Math.max(...this.calls.keys())
+      const byId = id === undefined ? undefined : this.byId.get(id)
+      const last = this.calls.size === 0 ? -1 : this.highest
       // Without an index, a delta with a new id starts a call; one without an id continues the last.
       index = byId ?? (id === undefined && last >= 0 ? last : last + 1)
     }
     let call = this.calls.get(index)
-    if (call === undefined) { call = { id: '', name: '', arguments: '' }; this.calls.set(index, call) }
-    if (id !== undefined && call.id === '') call.id = id
+    if (call === undefined) {
+      this.budget.part()
+      call = { id: '', name: '', arguments: '' }
+      this.calls.set(index, call)
+      this.highest = Math.max(this.highest, index)
+    }
+    if (id !== undefined && call.id === '') {
+      this.budget.keep(id.length)
+      call.id = id
+      if (!this.byId.has(id)) this.byId.set(id, index)
+    }
     const fn = asObject(tc.function)
     if (fn === undefined) return
     // Most servers send the whole name once; some split it, some repeat it on every delta.
-    if (typeof fn.name === 'string' && fn.name !== call.name) call.name += fn.name
-    if (typeof fn.arguments === 'string') call.arguments += fn.arguments
+    if (typeof fn.name === 'string' && fn.name !== call.name) { this.budget.keep(fn.name.length); call.name += fn.name }
+    if (typeof fn.arguments === 'string') { this.budget.keep(fn.arguments.length); call.arguments += fn.arguments }
   }
 
   /** The complete message. Throws `ProviderStreamInterruptedError` when the answer never finished. */

@@ -69,6 +69,7 @@ describe('resolveConfig', () => {
     [{ ...ok, stream: 'yes' }, '"stream" must be true or false (got "yes")'],
     [{ ...ok, maxRetries: -1 }, '"maxRetries" must be an integer from 0 to 10 (got -1)'],
     [{ ...ok, idleTimeoutMs: 0 }, '"idleTimeoutMs" must be a number of milliseconds from 1 to 2147483647 (got 0)'],
+    [{ ...ok, maxRetryDelayMs: 30 * 86_400_000 }, '"maxRetryDelayMs" must be a number of milliseconds from 0 to 2147483647 (got 2592000000)'],
     [{ ...ok, idle_timeout_ms: 5 }, 'unknown key "idle_timeout_ms" (did you mean "idleTimeoutMs"?)'],
     [{ ...ok, temperature: 3 }, '"temperature" must be a number from 0 to 2 (got 3)'],
     [{ ...ok, maxTokens: 1.5 }, '"maxTokens" must be a positive integer (got 1.5)'],

@@ -75,6 +75,22 @@ describe('retries', () => {
     expect(sleeps).toEqual([])
   })
 
+  it('fails at once, with a finite wait, when retry-after is too large to hold', async () => {
+    const s = await serve({ json: 'error-429.json', headers: { 'retry-after': '9'.repeat(400) } }, { sse: 'stream-text.sse' })
+    const { sleeps, deps } = recorder()
+    const error = await providerFor(s, {}, deps).generate(request()).then(() => { throw new Error('expected a failure') }, (e: unknown) => e as Error)
+    expect(error).toMatchObject({ code: PROVIDER_RATE_LIMITED, retryAfterMs: Number.MAX_SAFE_INTEGER, message: expect.stringContaining('longer than maxRetryDelayMs (60000ms)') })
+    expect(error.message).not.toContain('Infinity')
+    expect(sleeps).toEqual([])
+  })
+
+  it.each(['-5', 'foo 2'])('backs off when retry-after is %j, which is neither seconds nor an HTTP date', async (value) => {
+    const s = await serve({ json: 'error-429.json', headers: { 'retry-after': value } }, { sse: 'stream-text.sse' })
+    const { sleeps, deps } = recorder()
+    expect((await providerFor(s, { retryBaseDelayMs: 250 }, deps).generate(request())).content).toBe('Héllo, 世界!')
+    expect(sleeps).toEqual([250])
+  })
+
   it('retries a connection dropped before any response', async () => {
     const s = await serve({ dropBeforeResponse: true }, { sse: 'stream-text.sse' })
     const { sleeps, deps } = recorder()

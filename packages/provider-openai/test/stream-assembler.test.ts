@@ -1,3 +1,4 @@
+import { MAX_ANSWER_PARTS } from '@rein/provider-kit'
 import { describe, expect, it } from 'vitest'
 import { PROVIDER_BAD_RESPONSE, PROVIDER_CONTEXT_LENGTH, PROVIDER_STREAM_INTERRUPTED } from '../src/index.js'
 import { StreamAssembler } from '../src/stream-assembler.js'
@@ -51,6 +52,28 @@ describe('StreamAssembler', () => {
   it('matches deltas without an index by id, and continues the last call without either', () => {
     const { message } = run([call(undefined, { name: 'a', arguments: '{' }, 'x'), call(undefined, { arguments: '}' }), call(undefined, { name: 'b', arguments: '[]' }, 'y'), '[DONE]'])
     expect(message.toolCalls).toEqual([{ id: 'x', name: 'a', arguments: '{}' }, { id: 'y', name: 'b', arguments: '[]' }])
+  })
+
+  it(`finds the call of a delta without an index among ${MAX_ANSWER_PARTS} at once, and refuses one call more`, () => {
+    const a = new StreamAssembler(site)
+    for (let i = 0; i < MAX_ANSWER_PARTS; i++) a.push(event(call(i, { name: 'f', arguments: '{' }, `c${i}`)))
+    a.push(event(call(undefined, { arguments: '}' })))
+    a.push(event(call(undefined, { arguments: '"x":1}' }, 'c10')))
+    expect(() => a.push(event(call(undefined, { name: 'g' }, 'new')))).toThrow(expect.objectContaining({
+      code: PROVIDER_BAD_RESPONSE, message: `http://127.0.0.1:1/v1 streamed an answer of more than ${MAX_ANSWER_PARTS} tool calls or content blocks, far more than any model answer; reading stopped there`,
+    }))
+    a.push(event('[DONE]'))
+    const calls = a.finish().toolCalls ?? []
+    expect(calls).toHaveLength(MAX_ANSWER_PARTS)
+    expect(calls[10]).toEqual({ id: 'c10', name: 'f', arguments: '{"x":1}' })
+    expect(calls.at(-1)).toEqual({ id: `c${MAX_ANSWER_PARTS - 1}`, name: 'f', arguments: '{}' })
+  })
+
+  it('counts text, ids, names and arguments together against the size cap, before keeping them', () => {
+    const a = new StreamAssembler(site, { maxSize: 10 })
+    expect(a.push(event(chunk({ content: 'abcd' })))).toBe('abcd')
+    a.push(event(call(0, { name: 'f', arguments: '{}' }, 'c1')))
+    expect(() => a.push(event(chunk({ content: 'xy' })))).toThrow(expect.objectContaining({ code: PROVIDER_BAD_RESPONSE, message: expect.stringContaining('more than 10 characters') }))
   })
 
   it('reads usage from the last chunk that has it, even one with no choices', () => {
