@@ -12,7 +12,7 @@ import { PROVIDER_BAD_RESPONSE } from '../src/index.js'
 import { chatCompletions, createProvider } from '../src/provider.js'
 import { StreamAssembler } from '../src/stream-assembler.js'
 import { drain, KEY, request } from './helpers.js'
-import { startStreamServer, type StreamServer } from './stream-server.js'
+import { startStreamServer, type StreamServer } from '@rein/testing'
 
 /** Only reached by a client that keeps waiting after the last event (which these tests must not). */
 const IDLE_MS = 1_000

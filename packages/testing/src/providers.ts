@@ -10,3 +10,4 @@ export {
 export { fixtureServers, startHttpFixture, type HttpFixture, type FixtureRequest, type FixtureReply, type FixtureAnswer } from './http-fixture.js'
 export { secretLeaks, visibleTexts } from './secret-leaks.js'
 export { drainStream, oneToolRequest } from './stream-drain.js'
+export { startStreamServer, type StreamServer } from './stream-server.js'
