@@ -1,6 +1,7 @@
 /**
  * The kit for testing a model provider: the shared contract suite (`testProvider`), a real
- * HTTP fixture on 127.0.0.1 to serve a wire protocol from (`startHttpFixture`), and the check
+ * HTTP fixture on 127.0.0.1 to serve a wire protocol from (`startHttpFixture`), a server that
+ * streams server-sent events as fast as the client reads them (`startStreamServer`), and the check
  * that an error shows no secret anywhere a person or a log could see it (`secretLeaks`).
  */
 export {
