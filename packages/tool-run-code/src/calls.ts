@@ -12,18 +12,28 @@
  * (`onHalt`) and `halted` says why. On a continuation, `replay` answers the calls that settled
  * before, by order, without running them; a call that differs from its record (tool or canonical
  * arguments) halts the run as diverged, and nothing further runs.
+ *
+ * Host memory: the arguments and replies of one run's sub-calls live on the host, outside the
+ * sandbox's memory limit (a park keeps them all). Together they may come to at most
+ * `HELD_PER_MEMORY_LIMIT` times `memoryLimitBytes` characters of JSON text; the call that would
+ * pass that gets no answer, and the run is halted as out of memory once no call is running.
  */
 import { APPROVAL_PARKED, TOOL_DENIED, type ContentBlock, type ExecuteOptions, type ToolCall, type ToolExec, type ToolExecutionResult } from '@rein/kernel'
-import { NOT_CALLABLE, RUN_CODE_DIVERGED, TOO_MANY_CALLS } from './codes.js'
+import { CODE_MEMORY_LIMIT, NOT_CALLABLE, RUN_CODE_DIVERGED, TOO_MANY_CALLS } from './codes.js'
 import { canonicalArgs, type ReplayedCall } from './replay.js'
 
 /** `ctx.tools.execute`. */
 export type Execute = (call: ToolCall, options: ExecuteOptions) => Promise<ToolExecutionResult>
 
+/** How many times `memoryLimitBytes` the arguments and replies of one run's sub-calls may hold on the host. */
+export const HELD_PER_MEMORY_LIMIT = 4
+
 /** The limits on one run's sub-calls. */
 export interface CallLimits {
   maxCalls: number
   maxParallelCalls: number
+  /** The sandbox's memory limit; the sub-calls' arguments and replies get `HELD_PER_MEMORY_LIMIT` times as much. */
+  memoryLimitBytes: number
 }
 
 /** How the run is to continue after a park or a divergence. */
@@ -38,7 +48,7 @@ export interface Continuing {
 
 /** Why the run was halted: the code the run_code call ends with, and its message. */
 export interface Halted {
-  code: typeof APPROVAL_PARKED | typeof RUN_CODE_DIVERGED
+  code: typeof APPROVAL_PARKED | typeof RUN_CODE_DIVERGED | typeof CODE_MEMORY_LIMIT
   message: string
 }
 
@@ -55,12 +65,14 @@ export class SubCalls {
   readonly #unlink: () => void
   #made = 0
   #running = 0
+  /** Characters of arguments and replies this run's sub-calls have brought to the host so far. */
+  #carried = 0
   #halted: Halted | undefined
   #haltSent = false
 
   /** Every call that ran, in the order they settled: `{ id, name, code? }` (no code: a success). */
   readonly ran: Array<{ id: string, name: string, code?: string }> = []
-  /** Every call that has its reply (ran or replayed), in the order they settled: what a park keeps. */
+  /** Every call that has its reply (ran or replayed), in the order they settled: what a park keeps (kept only when the run can park). */
   readonly settled: ReplayedCall[] = []
   /** The orders of the replayed calls the code asked for again. */
   readonly #replayed = new Set<number>()
@@ -96,7 +108,7 @@ export class SubCalls {
 
   /** Runs `name` with `args` (JSON text); resolves to the reply envelope (JSON text). Never rejects. */
   call(name: string, args: string): Promise<string> {
-    if (this.#halted) return this.#hold()
+    if (this.#halted) return this.#unanswered()
     const settling = this.#call(name, args).catch((error: unknown) =>
       refusal(`Error: the call of ${name} failed in run_code: ${String(error)}`, 'PIPELINE_FAILED'))
     this.#settling.add(settling)
@@ -124,6 +136,7 @@ export class SubCalls {
     }
     const n = ++this.#made
     const id = `${this.#exec.id}.${n}`
+    if (!this.#carry(args.length)) return this.#tooMuch()
     const canonical = canonicalArgs(args)
     const recorded = this.#continuing.replay?.get(n)
     if (recorded) return this.#replay(recorded, name, canonical)
@@ -131,7 +144,7 @@ export class SubCalls {
     if (this.#halted) {
       this.#free()
       this.#haltIfIdle()
-      return this.#hold()
+      return this.#unanswered()
     }
     if (this.signal.aborted) {
       this.#free()
@@ -151,12 +164,14 @@ export class SubCalls {
       if (code === APPROVAL_PARKED) {
         if (this.#continuing.canPark) {
           this.#halt({ code: APPROVAL_PARKED, message: `run_code's call ${id} (tools.${name}) awaits approval; when it is answered, the code runs again from the start` })
-          return this.#hold()
+          return this.#unanswered()
         }
         return refusal(`Error: tools.${name} needs approval, and run_code cannot wait for it here (its session keeps no state)`, TOOL_DENIED)
       }
       const reply = result.isError ? refusal(textOf(result.content), code) : JSON.stringify({ ok: true, value: result.value })
-      this.settled.push({ n, tool: name, args: canonical, reply })
+      // Past the cap the reply is not given; a run already halted (parked) still keeps it, so its continuation does not run the call again.
+      if (!this.#carry(reply.length) && !this.#halted) return this.#tooMuch()
+      this.#keep({ n, tool: name, args: canonical, reply })
       return reply
     } finally {
       this.#free()
@@ -168,7 +183,8 @@ export class SubCalls {
   #replay(recorded: ReplayedCall, name: string, canonical: string): Promise<string> | string {
     this.#replayed.add(recorded.n)
     if (recorded.tool === name && recorded.args === canonical) {
-      this.settled.push(recorded)
+      if (!this.#carry(recorded.reply.length)) return this.#tooMuch()
+      this.#keep(recorded)
       return recorded.reply
     }
     this.#halt({
@@ -178,7 +194,31 @@ export class SubCalls {
         'The code must ask the same things each time it runs (its clock and random numbers already are the same)',
     })
     this.#haltIfIdle()
-    return this.#hold()
+    return this.#unanswered()
+  }
+
+  /** Counts `chars` more held on the host; whether the run is still within its cap. */
+  #carry(chars: number): boolean {
+    this.#carried += chars
+    return this.#carried <= HELD_PER_MEMORY_LIMIT * this.#limits.memoryLimitBytes
+  }
+
+  /** Halts the run for holding too much on the host; this call gets no answer. */
+  #tooMuch(): Promise<string> {
+    const cap = HELD_PER_MEMORY_LIMIT * this.#limits.memoryLimitBytes
+    this.#halt({
+      code: CODE_MEMORY_LIMIT,
+      message: `the code's tool calls passed more than ${cap} characters of arguments and replies in one run ` +
+        `(${HELD_PER_MEMORY_LIMIT} times the memory limit of ${this.#limits.memoryLimitBytes} bytes), and the run was stopped; ` +
+        'pass less data per call, avoid sending the same data again, or split the work over several runs',
+    })
+    this.#haltIfIdle()
+    return this.#unanswered()
+  }
+
+  /** Keeps a settled call for a park; only a run that can park needs them. */
+  #keep(call: ReplayedCall): void {
+    if (this.#continuing.canPark) this.settled.push(call)
   }
 
   /** Stops answering: the first reason stands. */
@@ -195,7 +235,7 @@ export class SubCalls {
   }
 
   /** A reply that comes only when the run is over (the code never sees it). */
-  #hold(): Promise<string> {
+  #unanswered(): Promise<string> {
     return new Promise((resolve) => this.#held.push(resolve))
   }
 

@@ -36,6 +36,7 @@ export function runOnThread(thread: SandboxThread, request: RunRequest,
     let stoppedBy: Stop | undefined
     let settled = false
     let kill: ReturnType<typeof setTimeout> | undefined
+    let unwatch = () => {}
 
     const finish = (ended: Ended) => {
       if (settled) return
@@ -44,6 +45,7 @@ export function runOnThread(thread: SandboxThread, request: RunRequest,
       clearTimeout(kill)
       signal.removeEventListener('abort', onAbort)
       thread.worker.off('message', onMessage)
+      unwatch()
       resolve(ended)
     }
     const stop = (why: Stop) => {
@@ -75,7 +77,9 @@ export function runOnThread(thread: SandboxThread, request: RunRequest,
 
     const deadline = setTimeout(() => stop('deadline'), Math.max(0, request.limits.deadline - Date.now()))
     thread.worker.on('message', onMessage)
-    void thread.exited.then(() => finish({
+    // Not `thread.exited.then(...)`: that promise lives as long as the thread, and would keep
+    // every run it served (its code, its sub-calls) alive with it.
+    unwatch = thread.onExit(() => finish({
       outcome: { kind: 'crashed', message: thread.failure ?? 'the sandbox thread exited' },
       healthy: false,
       stoppedBy,

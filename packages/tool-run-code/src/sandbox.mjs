@@ -5,8 +5,19 @@
  * stack are capped; the interrupt handler stops it once the stop flag is set or the deadline
  * passes, even inside a busy loop; it ends exactly once, with one `Outcome`, after disposing
  * every handle, and reports whether QuickJS came through clean enough to reuse the thread.
+ * Nothing the host hands QuickJS is written before the memory for it was found: a reply or a
+ * call that no longer fits ends the run as out of memory. A run during which the memory
+ * refused to grow is never reported healthy, so its thread is not reused.
  */
 import { PRELUDE } from './prelude.mjs'
+
+/**
+ * Room kept beyond a reply's own bytes for the small allocations that placing it and running
+ * on take on the host side (handles, argument lists, the promise's jobs).
+ */
+const HEADROOM_BYTES = 64 * 1024
+/** How a run that no longer fits in its memory ends. */
+const OUT_OF_MEMORY = /** @type {const} */ ({ kind: 'memory', message: 'out of memory' })
 
 /** @typedef {import('quickjs-emscripten').QuickJSWASMModule} QuickJSWASMModule */
 /** @typedef {import('quickjs-emscripten').QuickJSRuntime} QuickJSRuntime */
@@ -20,7 +31,8 @@ import { PRELUDE } from './prelude.mjs'
  * What a run needs from its thread.
  * @typedef {object} RunHost
  * @property {() => boolean} stopRequested  the shared stop flag, read inside the interrupt handler
- * @property {() => number} memoryRefusals  how many times the capped memory refused to grow so far
+ * @property {() => number} memoryRefusals  how many times the capped memory refused to grow, or an allocation failed, so far
+ * @property {(bytes: number) => boolean} fits  whether `bytes` can be allocated in one piece now (nothing stays allocated)
  * @property {(id: number, name: string, args: string) => void} call  forwards a sub-call to the host
  * @property {(outcome: Outcome, healthy: boolean) => void} done  called exactly once
  */
@@ -34,6 +46,8 @@ export class Run {
   /** @type {Map<number, QuickJSDeferredPromise>} */ #pending = new Map()
   #nextId = 1
   #interrupted = false
+  /** The host could not hand QuickJS something for lack of memory: the run ends as out of memory. */
+  #exhausted = false
   #over = false
   #refusalsBefore = 0
 
@@ -57,7 +71,7 @@ export class Run {
       runtime.setMemoryLimit(limits.memoryLimitBytes)
       runtime.setMaxStackSize(limits.maxStackBytes)
       runtime.setInterruptHandler(() => {
-        if (this.host.stopRequested() || Date.now() > limits.deadline) this.#interrupted = true
+        if (this.#exhausted || this.host.stopRequested() || Date.now() > limits.deadline) this.#interrupted = true
         return this.#interrupted
       })
       const context = this.#context = runtime.newContext()
@@ -73,6 +87,11 @@ export class Run {
   reply(/** @type {number} */ id, /** @type {string} */ envelope) {
     const deferred = this.#pending.get(id)
     if (!deferred || this.#over) return
+    // Checked while the promise is still pending, so that ending the run disposes it.
+    if (!this.host.fits(placedBytes(envelope) + HEADROOM_BYTES)) {
+      this.#exhausted = true
+      return this.#end(OUT_OF_MEMORY)
+    }
     this.#pending.delete(id)
     this.#guard(() => {
       const context = /** @type {QuickJSContext} */ (this.#context)
@@ -93,6 +112,11 @@ export class Run {
   #install(/** @type {QuickJSContext} */ context, /** @type {string[]} */ tools, /** @type {import('./protocol.js').Fixed} */ fixed) {
     const setup = context.unwrapResult(context.evalCode(PRELUDE, 'prelude.js', { type: 'global' }))
     const call = context.newFunction('call', (name, args) => {
+      // Without room for its promise, the call is not made; the interrupt handler ends the run.
+      if (!this.host.fits(HEADROOM_BYTES)) {
+        this.#exhausted = true
+        return context.undefined
+      }
       const id = this.#nextId++
       const deferred = context.newPromise()
       this.#pending.set(id, deferred)
@@ -140,6 +164,10 @@ export class Run {
    */
   #failed(error, kind) {
     const context = /** @type {QuickJSContext} */ (this.#context)
+    if (this.#exhausted) {
+      error.dispose()
+      return this.#end(OUT_OF_MEMORY)
+    }
     if (this.#interrupted) {
       error.dispose()
       return this.#end({ kind: 'interrupted' })
@@ -169,7 +197,7 @@ export class Run {
    */
   #outOfMemory(/** @type {QuickJSContext} */ context, /** @type {QuickJSHandle} */ error) {
     if (context.typeof(error) !== 'object') return false
-    if (context.sameValue(error, context.null)) return this.host.memoryRefusals() > this.#refusalsBefore
+    if (context.sameValue(error, context.null)) return this.#refused()
     const read = (/** @type {string} */ key) => {
       const value = context.getProp(error, key)
       const text = context.typeof(value) === 'string' ? context.getString(value) : undefined
@@ -188,8 +216,10 @@ export class Run {
   #end(outcome, extra) {
     if (this.#over) return
     this.#over = true
-    // A run that exhausted the memory leaves the heap at its cap: the thread is retired.
-    let healthy = outcome.kind !== 'memory'
+    if (this.#exhausted) outcome = OUT_OF_MEMORY
+    // A run that reached the memory's cap may have left QuickJS's heap damaged or full (a
+    // failed allocation deep in quickjs-emscripten goes unchecked): the thread is retired.
+    let healthy = outcome.kind !== 'memory' && !this.#refused()
     try {
       extra?.dispose()
       for (const deferred of this.#pending.values()) deferred.dispose()
@@ -201,6 +231,11 @@ export class Run {
       healthy = false
     }
     this.host.done(outcome, healthy)
+  }
+
+  /** Whether the memory refused to grow, or an allocation failed, during this run. */
+  #refused() {
+    return this.host.memoryRefusals() > this.#refusalsBefore
   }
 
   /**
@@ -215,9 +250,19 @@ export class Run {
       if (this.#over) return
       this.#over = true
       const message = error instanceof Error ? `${error.name}: ${error.message}` : String(error)
-      this.host.done(this.#interrupted ? { kind: 'interrupted' }
-        : this.host.memoryRefusals() > this.#refusalsBefore ? { kind: 'memory', message: 'out of memory' }
-          : { kind: 'crashed', message }, false)
+      this.host.done(this.#exhausted ? OUT_OF_MEMORY
+        : this.#interrupted ? { kind: 'interrupted' }
+          : this.#refused() ? OUT_OF_MEMORY
+            : { kind: 'crashed', message }, false)
     }
   }
+}
+
+/**
+ * The most bytes placing `text` in QuickJS takes at once: its UTF-8 copy with a terminating
+ * zero, and the QuickJS string made from it (one byte per character for ASCII, else at most two).
+ */
+function placedBytes(/** @type {string} */ text) {
+  const utf8 = Buffer.byteLength(text, 'utf8')
+  return utf8 + 1 + (utf8 === text.length ? 1 : 2) * text.length
 }

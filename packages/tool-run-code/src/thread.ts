@@ -1,8 +1,9 @@
 /**
  * One sandbox thread: a worker running `worker.mjs`, and the shared stop flag its interrupt
  * handler reads. `ready` settles once QuickJS is loaded (or the thread failed first);
- * `exited` once the thread is gone, however it went. `terminate()` ends it even while the
- * code is in a busy loop. An idle thread is unreferenced, so it never keeps the process alive.
+ * `exited` once the thread is gone, however it went; `onExit` tells the run on it, and forgets
+ * that run once it ended, so a thread that serves many runs keeps none of them alive.
+ * `terminate()` ends it even while the code is in a busy loop. An idle thread is unreferenced, so it never keeps the process alive.
  */
 import { Worker } from 'node:worker_threads'
 import { CodedError } from '@rein/kernel'
@@ -28,6 +29,7 @@ export class SandboxThread {
   failure: string | undefined
   readonly #stop: Int32Array
   #alive = true
+  #onExit: (() => void) | undefined
 
   /** Starts a thread. */
   constructor(options: ThreadOptions) {
@@ -43,6 +45,7 @@ export class SandboxThread {
         this.#alive = false
         this.failure ??= `the sandbox thread exited (code ${code})`
         resolve()
+        this.#onExit?.()
       })
     })
     this.ready = new Promise((resolve, reject) => {
@@ -60,6 +63,21 @@ export class SandboxThread {
   /** Whether the thread is still running. */
   get alive(): boolean {
     return this.#alive
+  }
+
+  /**
+   * Calls `listener` when the thread exits (soon, if it already has), until the returned
+   * function is called. One listener at a time: the run on the thread; a later one replaces it.
+   */
+  onExit(listener: () => void): () => void {
+    if (!this.#alive) {
+      queueMicrotask(listener)
+      return () => {}
+    }
+    this.#onExit = listener
+    return () => {
+      if (this.#onExit === listener) this.#onExit = undefined
+    }
   }
 
   /** Raises the stop flag: the code is interrupted at its next check, busy or not. */

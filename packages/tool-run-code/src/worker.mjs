@@ -40,7 +40,42 @@ memory.grow = (/** @type {number} */ delta) => {
     throw error
   }
 }
-const module = await newQuickJSWASMModuleFromVariant(newVariant(RELEASE_SYNC, { wasmMemory: memory }))
+const variant = newVariant(RELEASE_SYNC, { wasmMemory: memory })
+/** @typedef {import('quickjs-emscripten').QuickJSEmscriptenModule} EmscriptenModule */
+/** @type {EmscriptenModule | undefined} */
+let emscripten
+// The variant's loader, wrapped only to keep the Emscripten module it makes (its `_malloc`).
+const module = await newQuickJSWASMModuleFromVariant({
+  ...variant,
+  importModuleLoader: async () => {
+    const imported = await variant.importModuleLoader()
+    const load = /** @type {import('quickjs-emscripten').EmscriptenModuleLoader<EmscriptenModule>} */ (
+      'default' in imported ? imported.default : imported)
+    return async (options) => (emscripten = await load(options))
+  },
+})
+const heap = /** @type {EmscriptenModule} */ (emscripten)
+// quickjs-emscripten writes what the host hands QuickJS (strings, argument lists) through
+// `_malloc` without checking for 0, which would write over QuickJS's data at address 0. A
+// failed host-side allocation throws instead, and counts as a refusal (the thread is retired).
+const malloc = heap._malloc.bind(heap)
+heap._malloc = (/** @type {number} */ size) => {
+  const pointer = malloc(size)
+  if (pointer !== 0) return pointer
+  refusals++
+  throw new RangeError(`out of memory: the sandbox could not allocate ${size} bytes for the host`)
+}
+
+/** Whether `bytes` can be allocated in one piece now: allocated, then freed at once. */
+const fits = (/** @type {number} */ bytes) => {
+  const pointer = malloc(bytes)
+  if (pointer === 0) {
+    refusals++
+    return false
+  }
+  heap._free(pointer)
+  return true
+}
 /** @type {Run | undefined} */
 let current
 
@@ -52,6 +87,7 @@ port.on('message', (/** @type {ToSandbox} */ message) => {
       const run = current = new Run(module, message, {
         stopRequested: () => Atomics.load(stop, 0) !== 0,
         memoryRefusals: () => refusals,
+        fits,
         call: (id, name, args) => send({ type: 'call', id, name, args }),
         done: (outcome, healthy) => {
           if (current === run) current = undefined

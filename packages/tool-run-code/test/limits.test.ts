@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import * as timeout from '@rein/plugin-timeout-policy'
 import { createGate } from '@rein/testing'
+import { defineTool } from '@rein/kernel'
 import { DEFAULT_STACK_BYTES, MAX_STACK_BYTES, threadStackMb } from '../src/index.js'
 import { SandboxPool } from '../src/pool.js'
 import { harness, onPool, outcome, run } from './helpers.js'
@@ -69,6 +70,27 @@ describe('limits', () => {
     expect(code).toBe('CODE_MEMORY_LIMIT')
     expect(text).toBe('Error: the code ran out of memory (its limit is 16 MiB); hold less data at once and return a smaller value')
     expect(outcome(await run(ctx, 'return "x".repeat(1 << 20).length'))).toEqual(['OK', 1 << 20])
+  })
+
+  it('ends a run whose sub-call reply no longer fits in its memory, and the next run on the pool works', async () => {
+    const echo = defineTool<{ s: string }>({
+      name: 'echo',
+      description: 'Returns its arguments.',
+      parameters: { type: 'object', properties: { s: { type: 'string' } } },
+      execute: (args) => args,
+    })
+    const ctx = await started({ config: { memoryLimitBytes: 8 << 20 }, tools: [echo] })
+    // The call starts, then the code fills its memory, then the reply (a 6,000-character string) arrives.
+    const filled = await run(ctx, `
+      const p = tools.echo({ s: 'Q'.repeat(6000) })
+      let hold = []
+      try { for (;;) hold.push(new ArrayBuffer(64 << 10)) } catch (e) {}
+      try { for (;;) hold.push(new ArrayBuffer(64)) } catch (e) {}
+      let r; try { r = await p } catch (e) { r = e }
+      hold = null
+      return 'got ' + JSON.stringify(r).length`)
+    expect(outcome(filled)[0]).toBe('CODE_MEMORY_LIMIT')
+    expect(outcome(await run(ctx, 'return [1 + 2, [3, 1, 2].sort()]'))).toEqual(['OK', [3, [1, 2, 3]]])
   })
 
   it('refuses one allocation larger than the limit at once', async () => {
