@@ -1,5 +1,4 @@
 import { execFileSync } from 'node:child_process'
-import { existsSync } from 'node:fs'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { MAX_BRACE_WORDS } from '../src/braces.js'
@@ -66,7 +65,7 @@ describe('brace expansion', () => {
     expect(readWords(`x${'{a,'.repeat(30)}`)).toEqual([`x${'{a,'.repeat(30)}`])
   })
 
-  it.skipIf(!existsSync('/bin/bash'))('agrees with bash on random words of braces, commas, dots, digits and quotes', () => {
+  it('agrees with bash on random words of braces, commas, dots, digits and quotes', () => {
     const token = fc.constantFrom('a', 'b', '1', '2', '.', '..', ',', '{', '}', "','", "'{'", '\\,', '\\{', '\\}', '""', '"a,b"')
     fc.assert(fc.property(fc.array(token, { minLength: 1, maxLength: 12 }), (tokens) => {
       const word = tokens.join('')
