@@ -3,7 +3,8 @@
  * handler reads. `ready` settles once QuickJS is loaded (or the thread failed first);
  * `exited` once the thread is gone, however it went; `onExit` tells the run on it, and forgets
  * that run once it ended, so a thread that serves many runs keeps none of them alive.
- * `terminate()` ends it even while the code is in a busy loop. An idle thread is unreferenced, so it never keeps the process alive.
+ * `terminate()` ends it even while the code is in a busy loop. An idle thread is unreferenced,
+ * so it never keeps the process alive.
  */
 import { Worker } from 'node:worker_threads'
 import { CodedError } from '@rein/kernel'
