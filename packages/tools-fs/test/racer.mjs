@@ -17,13 +17,23 @@ let swaps = 0
 let strays = 0
 let stopping = false
 
-/** Renames `from` to `to`; when a folder created meanwhile is in the way, moves it aside first. */
+/**
+ * Renames `from` to `to`. A tool may create a folder at `to` at any moment, even between two
+ * tries, so whatever is in the way is moved aside and the rename tried again, up to 100 times.
+ */
 function move(from, to) {
-  try {
-    renameSync(from, to)
-  } catch {
-    renameSync(to, path.join(root, `stray-${++strays}`))
-    renameSync(from, to)
+  for (let attempt = 1; ; attempt++) {
+    try {
+      renameSync(from, to)
+      return
+    } catch (error) {
+      if (attempt === 100) throw error
+      try {
+        renameSync(to, path.join(root, `stray-${++strays}`))
+      } catch {
+        // Gone already, or moved by the next try: either way, try the rename again.
+      }
+    }
   }
 }
 
