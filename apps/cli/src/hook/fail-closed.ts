@@ -4,7 +4,8 @@
  * A crash counts until the process exits: an error a plugin throws after the answer ends the
  * process at once with 2, never Node's 1. The answer's stdout is held until the race is decided
  * and written only when the answer itself decided the exit code, so a refusal never carries an
- * "allow" on stdout.
+ * "allow" on stdout. A plugin's own `process.exit()` cannot pick the code either: the process
+ * ends with the decided code, or 2 before there is one.
  */
 import { exitNow, println, type Io } from '../io.js'
 import { answerStdout } from './answer-stdout.js'
@@ -30,10 +31,10 @@ const EXIT_AFTER_MS = 200
 export function failClosed(io: Io, timeoutMs: number, answer: (io: Io) => Promise<number>): Promise<number> {
   const stdout = answerStdout(io.stdout)
   return new Promise((resolve) => {
-    let decided = false
+    let decided: number | undefined
     const decide = (code: number, output = '') => {
-      if (decided) return
-      decided = true
+      if (decided !== undefined) return
+      decided = code
       clearTimeout(timer)
       if (output) stdout.write(output)
       setTimeout(() => exitNow(io, code), EXIT_AFTER_MS).unref()
@@ -41,8 +42,9 @@ export function failClosed(io: Io, timeoutMs: number, answer: (io: Io) => Promis
     }
     const crash = (error: unknown) => {
       println(io.stderr, `rein hook: rein failed, so the call is refused: ${oneLine(error)}`)
-      if (decided) exitNow(io, BLOCK)
-      else decide(BLOCK)
+      if (decided === undefined) return decide(BLOCK)
+      decided = BLOCK
+      exitNow(io, BLOCK)
     }
     const timer = setTimeout(() => {
       println(io.stderr, `rein hook: no answer within ${timeoutMs} ms, so the call is refused`)
@@ -51,6 +53,11 @@ export function failClosed(io: Io, timeoutMs: number, answer: (io: Io) => Promis
     // Never removed: the process ends soon after the answer, and a crash until then is exit 2.
     process.on('uncaughtException', crash)
     process.on('unhandledRejection', crash)
+    // Whoever calls process.exit() (a plugin, with 0), the code is the decided one, else 2.
+    process.on('exit', () => {
+      if (decided === undefined) println(io.stderr, 'rein hook: the process was ended before an answer, so the call is refused')
+      process.exitCode = decided ?? BLOCK
+    })
     let held = ''
     const heldIo: Io = { ...io, stdout: { write: (chunk: string) => { held += chunk } } }
     answer(heldIo).then((code) => decide(code, held), crash)

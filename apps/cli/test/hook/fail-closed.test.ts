@@ -30,6 +30,24 @@ describe('rein hook claude-code: a crash after the answer', { timeout: 120_000 }
   })
 })
 
+describe('rein hook claude-code: a plugin\'s own process.exit(0)', { timeout: 120_000 }, () => {
+  it('before the answer: exit 2, nothing on stdout', async () => {
+    const run = await gitStatus(plugin("ctx.on('tools/pre-execute', () => process.exit(0))"))
+    expectFailedClosed(run)
+    expect(run.stderr).toContain('the process was ended before an answer')
+  })
+
+  it('after a deny was answered: the deny\'s exit 2 stands', async () => {
+    // The exit comes once the deny's reason is on stderr, after the answer is decided.
+    const top = `const write = process.stderr.write.bind(process.stderr)
+process.stderr.write = (chunk, ...rest) => { if (String(chunk).includes('never run here')) setImmediate(() => process.exit(0)); return write(chunk, ...rest) }`
+    const dir = await project({ 'rein.yaml': withPlugin('probe.mjs', POLICY), 'probe.mjs': plugin('', top) })
+    const run = await hook(dir, input(dir, 'Bash', { command: 'rm -rf src' }))
+    expect([run.code, run.stdout]).toEqual([2, ''])
+    expect(run.stderr).toContain('rm is never run here')
+  })
+})
+
 describe('rein hook claude-code: stdout is the answer alone', { timeout: 120_000 }, () => {
   it('a plugin\'s console.log at apply and console.info in a handler go to stderr', async () => {
     const run = await gitStatus(plugin("console.log('probe applied')\nctx.on('tools/pre-execute', (exec, next) => { console.info('probe judged'); return next() })"))
