@@ -2,7 +2,7 @@
  * `rein hook claude-code`, driven as Claude Code drives it: a real `rein` process per call,
  * the hook's JSON on stdin, and its exit code, stdout and stderr checked (DESIGN.md §7.5).
  */
-import { readFile } from 'node:fs/promises'
+import { readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { project, requireBuild } from './helpers.js'
@@ -104,6 +104,23 @@ plugins:
     })
     const read = async (path: string) => (await pre('Read', { file_path: `${dir}/${path}` })).code // not join(): it would normalise
     expect([await read('src/a.ts'), await read('src/../.env'), await read('.env')]).toEqual([0, 2, 2])
+  })
+
+  it('default deny with a rules: allow of ./src/**: the absolute spelling\'s default does not undo the allow; a deny written absolute holds', async () => {
+    const { dir, pre } = await withPolicy()
+    await writeFile(join(dir, 'rein.yaml'), `
+plugins:
+  - use: '@rein/plugin-permission-guard'
+    config:
+      default: deny
+      rules:
+        - { tool: Read, action: deny, when: { file_path: 'CWD/src/secret/**' }, reason: no secrets }
+        - { tool: Read, action: allow, when: { file_path: './src/**' } }
+`.replace('CWD', dir))
+    const read = async (path: string) => { const run = await pre('Read', { file_path: `${dir}/${path}` }); return [run.code, run.stderr.trim()] }
+    expect(await read('src/a.ts')).toEqual([0, ''])
+    expect(await read('src/secret/key.pem')).toEqual([2, 'no secrets'])
+    expect((await read('other.ts'))[0]).toBe(2)
   })
 
   it('an input that does not fit the tool\'s documented schema is refused', async () => {

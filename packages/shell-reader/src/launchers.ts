@@ -1,9 +1,10 @@
 /**
  * Programs that run the rest of their words as a command after their own options (`sudo`,
  * `nice`, `taskset`, `unshare`…), and the few whose words take another shape (`flock FILE -c`,
- * `script -c`, `setarch ARCH`, `sg GROUP`, `capsh --`, `runcon CONTEXT`, `schedtool -e`). The
- * options are the ones their manuals (coreutils, util-linux and each program's own) list; an
- * option not listed makes the command unknown (`options.ts`).
+ * `script -c`, `setarch ARCH`, `sg GROUP`, `capsh --`, `runcon CONTEXT`, `schedtool -e`, macOS
+ * `arch -x86_64`, `bwrap --bind SRC DEST`). The options are the ones their manuals (coreutils,
+ * util-linux and each program's own) list; an option not listed makes the command unknown
+ * (`options.ts`).
  */
 import { scanOptions, type OptionSpec } from './options.js'
 import { staticText, type Word } from './syntax.js'
@@ -141,6 +142,15 @@ export const LAUNCHERS: Record<string, Launcher> = {
   unbuffer: { options: { flags: 'p' } },
   // Every option is `--name=value` or a short flag.
   valgrind: { options: { flags: 'qvhd', longAny: true } },
+  // Runs the command with a virtual X server (`-s ARGS` are the server's, one word).
+  'xvfb-run': {
+    options: {
+      flags: 'adhl',
+      values: 'efnpsw',
+      longFlags: ['auto-servernum', 'auto-display', 'help', 'listen-tcp'],
+      longValues: ['error-file', 'auth-file', 'server-num', 'xauth-protocol', 'server-args', 'wait'],
+    },
+  },
 }
 
 const UNKNOWN: Wrapped = { kind: 'unknown' }
@@ -279,6 +289,70 @@ export function schedtool(words: readonly Word[]): Wrapped[] {
   const scan = scanOptions(words.slice(0, at), SCHEDTOOL)
   if (scan.kind === 'unknown' || scan.kind === 'found') return [UNKNOWN]
   return at + 1 < words.length ? [{ kind: 'command', words: words.slice(at + 1), settings: [] }] : []
+}
+
+/**
+ * macOS `arch [-32] [-64] [-ARCH | -arch ARCH]… [-c] [-d NAME]… [-e NAME=VALUE]… [-h] PROGRAM…`
+ * runs the program; any other `-word` names an architecture (`-x86_64`, `-arm64`), and options end
+ * at the first other word. `-e` settings are the command's. The `arch` of Linux (coreutils) takes
+ * no operand and fails with one, running nothing: reading the macOS way only reads more.
+ */
+export function arch(words: readonly Word[]): Wrapped[] {
+  const settings: Word[] = []
+  for (let i = 1; i < words.length; i++) {
+    const text = staticText(words[i])
+    if (text === undefined) return [UNKNOWN]
+    if (text === '-arch' || text === '-d' || text === '-e') {
+      if (i + 1 < words.length && staticText(words[i + 1]) === undefined) return [UNKNOWN]
+      if (text === '-e' && i + 1 < words.length) settings.push(words[i + 1])
+      i++
+    } else if (text === '--' || !text.startsWith('-')) {
+      const at = text === '--' ? i + 1 : i
+      return at < words.length ? [{ kind: 'command', words: words.slice(at), settings }] : []
+    }
+  }
+  return []
+}
+
+/** bubblewrap's options (`bwrap --help`), by how many words of value they take; none has `--name=value`. */
+const BWRAP = new Map<string, number>([
+  ...valued(0, 'help version level-prefix unshare-all share-net unshare-user unshare-user-try unshare-ipc unshare-pid unshare-net',
+    'unshare-uts unshare-cgroup unshare-cgroup-try disable-userns assert-userns-disabled clearenv new-session die-with-parent as-pid-1'),
+  ...valued(1, 'argv0 userns userns2 pidns uid gid hostname chdir unsetenv lock-file sync-fd remount-ro overlay-src tmp-overlay',
+    'ro-overlay exec-label file-label proc dev tmpfs mqueue dir seccomp add-seccomp-fd block-fd userns-block-fd info-fd',
+    'json-status-fd cap-add cap-drop perms size'),
+  ...valued(2, 'setenv bind bind-try dev-bind dev-bind-try ro-bind ro-bind-try bind-fd ro-bind-fd file bind-data ro-bind-data symlink chmod'),
+  ...valued(3, 'overlay'),
+])
+
+/** Each of the names in `lists` (space-separated) as `--name`, with `count`. */
+function valued(count: number, ...lists: string[]): [string, number][] {
+  return lists.join(' ').split(' ').map((name) => [`--${name}`, count])
+}
+
+/**
+ * `bwrap [OPTIONS…] [--] COMMAND…`: every option is a long one with a fixed number of values
+ * (`--bind SRC DEST`, `--overlay RWSRC WORKDIR DEST`), and options end at the first other word.
+ * `--setenv VAR VALUE` is a setting of the command; `--args FD` reads more options from a file
+ * descriptor, so the command is unknown.
+ */
+export function bwrap(words: readonly Word[]): Wrapped[] {
+  const settings: Word[] = []
+  for (let i = 1; i < words.length;) {
+    const text = staticText(words[i])
+    if (text === undefined || text === '--args') return [UNKNOWN]
+    if (text === '--' || !text.startsWith('-')) {
+      const at = text === '--' ? i + 1 : i
+      return at < words.length ? [{ kind: 'command', words: words.slice(at), settings }] : []
+    }
+    const count = BWRAP.get(text)
+    if (count === undefined) return [UNKNOWN]
+    const values = words.slice(i + 1, i + 1 + count).map(staticText)
+    if (values.some((value) => value === undefined)) return [UNKNOWN]
+    if (text === '--setenv' && values.length === 2) settings.push(literal(`${values[0]}=${values[1]}`))
+    i += 1 + count
+  }
+  return []
 }
 
 const literal = (text: string): Word => ({ parts: [{ kind: 'literal', text, quoted: true }] })

@@ -36,13 +36,19 @@ export interface OptionSpec {
 }
 
 /**
- * Where the wrapped command starts, which options were seen and which settings (`env A=1`)
- * come before it, or why it cannot be told.
+ * Where the wrapped command starts, which options were seen (and the values they took) and
+ * which settings (`env A=1`) come before it, or why it cannot be told.
  */
 export type Scan =
-  | { kind: 'found', index: number, seen: Set<string>, settings: Word[] }
-  | { kind: 'none', seen: Set<string> }
+  | { kind: 'found', index: number, seen: Set<string>, values: OptionValue[], settings: Word[] }
+  | { kind: 'none', seen: Set<string>, values: OptionValue[] }
   | { kind: 'unknown' }
+
+/** An option that took a value (`-c`, `--call`), and that value, in the order they came. */
+export interface OptionValue {
+  option: string
+  value: Word
+}
 
 /**
  * Scans `words` (the wrapper's name first) for the wrapped command, as getopt does with a
@@ -50,6 +56,7 @@ export type Scan =
  */
 export function scanOptions(words: readonly Word[], spec: OptionSpec): Scan {
   const seen = new Set<string>()
+  const values: OptionValue[] = []
   let i = 1
   while (i < words.length) {
     const text = staticText(words[i])
@@ -61,55 +68,73 @@ export function scanOptions(words: readonly Word[], spec: OptionSpec): Scan {
     const step = optionWords(text, spec, seen)
     if (step === 'none') break
     if (step === undefined) return { kind: 'unknown' }
-    i += step
+    if (step.option !== undefined) {
+      const value = step.attached !== undefined ? literal(step.attached) : words[i + 1]
+      if (value !== undefined) values.push({ option: step.option, value })
+    }
+    i += step.words
   }
   i = Math.min(i + (spec.operands ?? 0), words.length)
   if (spec.optionalOperand && i < words.length && spec.optionalOperand.test(staticText(words[i]) ?? '')) i++
   const settingsStart = i
   while (spec.assignments && i < words.length && staticText(words[i])?.includes('=')) i++
-  if (i >= words.length) return { kind: 'none', seen }
+  if (i >= words.length) return { kind: 'none', seen, values }
   // Every word before the command must itself be known (an option's value, an operand, a setting).
   for (let j = 1; j < i; j++) if (staticText(words[j]) === undefined) return { kind: 'unknown' }
-  return { kind: 'found', index: i, seen, settings: words.slice(settingsStart, i) }
+  return { kind: 'found', index: i, seen, values, settings: words.slice(settingsStart, i) }
 }
 
-/** How many words an option takes up; `'none'` when `text` is not an option; undefined when unknown. */
-function optionWords(text: string, spec: OptionSpec, seen: Set<string>): number | 'none' | undefined {
+/**
+ * How many words an option takes up and, when it takes a value, its name (`-c`, `--call`) and
+ * the value if it is in the same word (`-crm x`, `--call=rm x`); else the value is the next word.
+ */
+interface Step {
+  words: number
+  option?: string
+  attached?: string
+}
+
+/** The words an option takes up; `'none'` when `text` is not an option; undefined when unknown. */
+function optionWords(text: string, spec: OptionSpec, seen: Set<string>): Step | 'none' | undefined {
   if (text === '-') {
     if (!spec.dash) return 'none'
     seen.add('-')
-    return 1
+    return { words: 1 }
   }
   if (text.startsWith('--')) return longOption(text.slice(2), spec, seen)
   if (!text.startsWith('-')) return 'none'
-  if (spec.numeric && /^-\d+$/.test(text)) return 1
+  if (spec.numeric && /^-\d+$/.test(text)) return { words: 1 }
   return shortOptions(text.slice(1), spec, seen)
 }
 
-/** How many words a long option takes up, or undefined when it is not in the spec. */
-function longOption(body: string, spec: OptionSpec, seen: Set<string>): number | undefined {
+/** The words a long option takes up, or undefined when it is not in the spec. */
+function longOption(body: string, spec: OptionSpec, seen: Set<string>): Step | undefined {
   const eq = body.indexOf('=')
   const name = eq < 0 ? body : body.slice(0, eq)
   if (spec.longFlags?.includes(name) || (spec.longAny && name !== '')) {
     seen.add(`--${name}`)
-    return 1
+    return { words: 1 }
   }
   if (spec.longValues?.includes(name)) {
     seen.add(`--${name}`)
-    return eq < 0 ? 2 : 1
+    return eq < 0 ? { words: 2, option: `--${name}` } : { words: 1, option: `--${name}`, attached: body.slice(eq + 1) }
   }
   return undefined
 }
 
-/** How many words a cluster of short options (`-abc`, `-n10`) takes up, or undefined. */
-function shortOptions(cluster: string, spec: OptionSpec, seen: Set<string>): number | undefined {
+/** The words a cluster of short options (`-abc`, `-n10`) takes up, or undefined. */
+function shortOptions(cluster: string, spec: OptionSpec, seen: Set<string>): Step | undefined {
   for (let k = 0; k < cluster.length; k++) {
     const letter = cluster[k]
     seen.add(`-${letter}`)
     if (spec.flags?.includes(letter)) continue
-    if (spec.optional?.includes(letter)) return 1
-    if (spec.values?.includes(letter)) return k + 1 < cluster.length ? 1 : 2
+    if (spec.optional?.includes(letter)) return { words: 1 }
+    if (spec.values?.includes(letter)) {
+      return k + 1 < cluster.length ? { words: 1, option: `-${letter}`, attached: cluster.slice(k + 1) } : { words: 2, option: `-${letter}` }
+    }
     return undefined
   }
-  return 1
+  return { words: 1 }
 }
+
+const literal = (text: string): Word => ({ parts: [{ kind: 'literal', text, quoted: true }] })

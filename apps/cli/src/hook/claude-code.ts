@@ -102,10 +102,10 @@ export async function loadHookHarness(configFile: string, io: Io): Promise<Harne
 
 /**
  * The decision for the call under each name it goes by and each spelling of its paths: the
- * relative one (`./x` inside cwd) decides, and a deny of the absolute spelling holds too, as
- * does an ask that something about the absolute path gave (not the default, which the
- * relative spelling had too: an ask by default must not undo an allow of `./src/**`). Answers
- * the most severe, and the name whose decision it is.
+ * relative one (`./x` inside cwd) decides, and a deny or ask of the absolute spelling holds
+ * too when something about the absolute path gave it (not the default, which the relative
+ * spelling had too: a default deny or ask must not undo an allow of `./src/**`). Answers the
+ * most severe, and the name whose decision it is.
  */
 async function decideAll(tools: ToolService, input: HookInput, options: ExecuteOptions): Promise<{ decision: Decision, tool: string }> {
   let worst: { decision: Decision, tool: string } | undefined
@@ -115,9 +115,9 @@ async function decideAll(tools: ToolService, input: HookInput, options: ExecuteO
     const absolute = pathsForHost(name, input.toolInput, input.cwd)
     if (absolute && decision.kind !== 'deny') {
       const other = await decide(absolute)
-      // The ask holds unless the call gets the same with a path no rule names.
+      // It holds unless the call gets the same with a path no rule names.
       const byPath = async () => JSON.stringify(other) !== JSON.stringify(await decide(pathsSetTo(name, input.toolInput, NO_PATH)!))
-      if (other.kind === 'deny' || (other.kind === 'ask' && decision.kind === 'allow' && await byPath())) decision = other
+      if (SEVERITY[other.kind] > SEVERITY[decision.kind] && await byPath()) decision = other
     }
     if (!worst || SEVERITY[decision.kind] > SEVERITY[worst.decision.kind]) worst = { decision, tool: name }
   }
