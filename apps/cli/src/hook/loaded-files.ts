@@ -2,12 +2,13 @@
  * The files a resident harness was loaded from — the config file, the module file of every
  * entry (`use: ./guard.mjs` and packages alike) and the example files the config names — so
  * that the resident answers only while each is as it was loaded: same size, mtime and content
- * (a SHA-256, tens of microseconds per file). A file that a module imports in turn is not known
- * here; Node does not say which files a module imported.
+ * (a SHA-256, tens of microseconds per file), and the files that local modules (`use: ./x`)
+ * import in turn (`local-imports.ts`).
  */
 import { createHash } from 'node:crypto'
 import { readFileSync, statSync } from 'node:fs'
-import type { Harness } from '@rein/loader'
+import { isLocalSpecifier, type Harness } from '@rein/loader'
+import { localImports } from './local-imports.js'
 
 /**
  * How far a file's mtime may lag the clock: Linux stamps files with a clock that ticks every
@@ -33,7 +34,9 @@ export function fingerprint(file: string): string {
  */
 export function changedSince(harness: Harness, config: string, loadStartedAt: number): () => boolean {
   const configFile = harness.config.file
-  const others = [...new Set([...harness.config.examples, ...harness.entries.flatMap((entry) => entry.file ?? [])])]
+  const modules = harness.entries.flatMap((entry) => entry.file ?? [])
+  const local = harness.entries.flatMap(({ entry, file }) => file !== undefined && entry && isLocalSpecifier(entry.use) ? [file] : [])
+  const others = [...new Set([...harness.config.examples, ...modules, ...localImports(local)])]
     .filter((file) => file !== configFile)
   const prints = others.map(fingerprint)
   const editedWhileLoading = others.some((file) => mtimeOf(file) >= loadStartedAt - CLOCK_SLACK_MS)

@@ -15,7 +15,6 @@ import { tmpdir } from 'node:os'
 import { isAbsolute, join } from 'node:path'
 import type { Io } from '../io.js'
 import { MAX_INPUT_BYTES } from './input.js'
-import { changedSince, fingerprint } from './loaded-files.js'
 
 /** How long the resident process waits for a call before it exits. */
 export const IDLE_MS = 10 * 60_000
@@ -108,7 +107,8 @@ function start(configFile: string, dir: string): void {
  * file it loaded changes (then it answers `{"stale":true}` and stops).
  */
 export async function serveResident(configFile: string, io: Io): Promise<number> {
-  const { claudeCodeHook, loadHookHarness } = await import('./claude-code.js')
+  // The server's modules, loaded here: the client must load no runtime.
+  const [{ claudeCodeHook, loadHookHarness }, { changedSince, fingerprint }] = await Promise.all([import('./claude-code.js'), import('./loaded-files.js')])
   const { Logger } = await import('cordis')
   for (const target of Logger.targets) target.print = () => {}
   const dir = realpathSync(io.cwd)

@@ -70,6 +70,20 @@ describe('rein hook claude-code --resident', { timeout: 180_000 }, () => {
     expect(await loads()).toBe(4)
   })
 
+  it('an edit of a file the plugin module imports in turn applies at once', async () => {
+    const importer = `import { verdict } from './rules/verdict.mjs'\n${guard('verdict()')}`
+    const { dir, loads, call, socket } = await withResident({
+      'rein.yaml': withPlugin('guard.mjs'), 'guard.mjs': importer, 'rules/verdict.mjs': 'export const verdict = () => ({ kind: \'allow\' })\n',
+    })
+    await call()
+    await until(() => existsSync(socket))
+    expect(decisionOf(await call()).permissionDecision).toBe('allow')
+    expect(await loads()).toBe(2)
+    await writeFile(join(dir, 'rules', 'verdict.mjs'), "export const verdict = () => ({ kind: 'deny', reason: 'the rules say no' })\n")
+    const edited = await call()
+    expect([edited.code, edited.stdout, edited.stderr.trim()]).toEqual([2, '', 'the rules say no'])
+  })
+
   it('one resident per working directory: ./x rules are read from each call\'s cwd', async () => {
     const dir = await project({
       'rein.yaml': "plugins:\n  - use: '@rein/plugin-permission-guard'\n    config:\n      default: ask\n      permissions: { allow: ['Edit(./src/**)'] }\n",
