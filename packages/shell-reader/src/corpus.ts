@@ -277,4 +277,18 @@ export const CORPUS: readonly Spelling[] = [
   { line: 'toybox rm x', reads: ['toybox rm x', 'rm x'] },
   { line: "tcsh -c 'rm x'", reads: ['tcsh -c rm x', 'rm x'] },
   { line: "fish -c 'rm x'", reads: ['fish -c rm x', 'rm x'] },
+  // Found in the fourth review: launchers of other platforms and tools, terminal multiplexers,
+  // package runners, jobs for later, and find words known only at run time.
+  { line: 'arch -x86_64 rm x', reads: ['arch -x86_64 rm x', 'rm x'] },
+  { line: 'bwrap --ro-bind / / --setenv A 1 rm x', reads: ['bwrap --ro-bind / / --setenv A 1 rm x', '=rm x'] },
+  { line: "xvfb-run -a -s '-screen 0 640x480x24' rm x", reads: ['xvfb-run -a -s -screen 0 640x480x24 rm x', 'rm x'] },
+  { line: 'screen -dmS job rm x', reads: ['screen -dmS job rm x', 'rm x'] },
+  { line: "tmux new-session -d 'rm x'", reads: ['tmux new-session -d rm x', 'rm x'] },
+  { line: "tmux send-keys 'rm x' Enter", reads: ['tmux send-keys rm x Enter', '?tmux send-keys rm x Enter'] },
+  { line: "npx -c 'rm x'", reads: ['npx -c rm x', 'rm x'] },
+  { line: 'npm exec -- rm x', reads: ['npm exec -- rm x', 'rm x'] },
+  { line: "echo 'rm x' | at now", reads: ['echo rm x', 'at now', '?at now'] },
+  { line: "at now <<< 'rm x'", reads: ['at now', 'rm x'] },
+  { line: 'E=-exec; find . -name x "$E" rm {} +', reads: ['=E=-exec', 'find . -name x $E rm {} +', '?find . -name x $E rm {} +'], runs: true },
+  { line: "E=';'; find . -maxdepth 0 -exec true \"$E\" -exec rm x \\;", reads: ['=E=;', 'find . -maxdepth 0 -exec true $E -exec rm x ;', 'true $E -exec rm x', 'rm x'], runs: true },
 ]

@@ -9,8 +9,11 @@
  */
 import { compoundAssignments } from './arrays.js'
 import { evaluatesCode } from './evaluation.js'
-import { capsh, flock, launched, LAUNCHERS, runcon, schedtool, setarch, SETARCH_NAMES, sg, typescript } from './launchers.js'
+import { compileGlob } from './glob.js'
+import { arch, bwrap, capsh, flock, launched, LAUNCHERS, runcon, schedtool, setarch, SETARCH_NAMES, sg, typescript } from './launchers.js'
 import { scanOptions, type OptionSpec } from './options.js'
+import { packageRunner } from './packages.js'
+import { screen, tmux } from './sessions.js'
 import { staticText, type Word } from './syntax.js'
 
 /** What a wrapper runs. */
@@ -57,6 +60,12 @@ const SHELLS = new Set(['sh', 'bash', 'dash', 'zsh', 'ksh', 'mksh', 'ash', 'yash
 /** The `find` actions that run a command, up to a `;` or `+` word. */
 const FIND_EXEC = new Set(['-exec', '-execdir', '-ok', '-okdir'])
 
+/** The `find` primaries that take a value (`-newerXY` too; `-fprintf` takes two), which can be any word. */
+const FIND_VALUES = new Set(['-name', '-iname', '-path', '-ipath', '-wholename', '-iwholename', '-regex', '-iregex', '-lname', '-ilname',
+  '-newer', '-anewer', '-cnewer', '-user', '-group', '-uid', '-gid', '-type', '-xtype', '-size', '-perm', '-mtime', '-atime', '-ctime',
+  '-mmin', '-amin', '-cmin', '-used', '-links', '-inum', '-samefile', '-maxdepth', '-mindepth', '-printf', '-fprint', '-fprint0', '-fls',
+  '-context', '-regextype', '-fstype', '-files0-from', '-fprintf'])
+
 /** A word that stands for the items `xargs` appends. */
 const ITEMS: Word = { parts: [{ kind: 'literal', text: '{}', quoted: true }] }
 
@@ -81,6 +90,18 @@ export function wrapped(name: string, words: readonly Word[], feed: Feed): Wrapp
     case 'capsh': return capsh(words)
     case 'runcon': return runcon(words)
     case 'schedtool': return schedtool(words)
+    case 'arch': return arch(words)
+    case 'bwrap': return bwrap(words)
+    case 'screen': return screen(words)
+    case 'tmux': return tmux(words)
+    case 'npx':
+    case 'npm':
+    case 'pnpm':
+    case 'yarn':
+    case 'bunx':
+    case 'bun': return packageRunner(name, words)
+    case 'at':
+    case 'batch': return at(words)
     // `newgrp [-] [GROUP]` starts a shell, which reads standard input; its operand is a group.
     case 'newgrp': return [{ kind: 'stdin' }]
     // GNU parallel builds commands from its arguments, `:::` lists and standard input.
@@ -196,6 +217,30 @@ function su(words: readonly Word[]): Wrapped[] {
   return [{ kind: 'stdin' }]
 }
 
+/**
+ * `at [options] TIME` and `batch [options] [TIME]` run, later, the shell commands they read from
+ * standard input (a here-document, if there is one) or from `-f FILE` (unknown); `-l`, `-r`, `-d`
+ * and `-c` list, remove or print jobs instead. Options may come anywhere among the words.
+ */
+function at(words: readonly Word[]): Wrapped[] {
+  for (let i = 1; i < words.length; i++) {
+    const text = staticText(words[i])
+    if (text === undefined) return [UNKNOWN]
+    if (text === '--') break
+    if (!/^-./.test(text)) continue
+    for (let k = 1; k < text.length; k++) {
+      if ('lrdc'.includes(text[k])) return []
+      if (text[k] === 'f') return [UNKNOWN]
+      // Queue, time and user: the value is the rest of the word or the next word.
+      if ('qtu'.includes(text[k])) {
+        if (k + 1 === text.length) i++
+        break
+      }
+    }
+  }
+  return [{ kind: 'stdin' }]
+}
+
 /** `runuser -u USER [--] COMMAND…` runs the command itself; without `-u` it is read as `su`. */
 function runuser(words: readonly Word[]): Wrapped[] {
   const scan = scanOptions(words, RUNUSER)
@@ -206,18 +251,73 @@ function runuser(words: readonly Word[]): Wrapped[] {
 
 const literal = (text: string): Word => ({ parts: [{ kind: 'literal', text, quoted: true }] })
 
-/** `find … -exec CMD ARGS… ;` (or `+`), once for every such action. */
+/**
+ * `find … -exec CMD ARGS… ;` (or `+`), once for every such action. A word find would read as a
+ * primary that is known only at run time (`find . "$e" rm {} +`; not `"$HOME/src"`), or a glob
+ * that could expand to one, may be `-exec`: unknown. So is a word that can split into several
+ * (`$x` unquoted), except as the value of a primary. A word of a command known only at run time
+ * may be the `;` that ends it, so the words after it are read as find's too.
+ */
 function find(words: readonly Word[]): Wrapped[] {
   const found: Wrapped[] = []
+  let unknown = false
+  let values = 0
   for (let i = 1; i < words.length; i++) {
     const text = staticText(words[i])
-    if (text === undefined || !FIND_EXEC.has(text)) continue
+    if (values > 0) {
+      values--
+      unknown ||= !oneWord(words[i]) && (text === undefined || mayBe(words[i], FIND_EXEC))
+      continue
+    }
+    if ((text === undefined && !inert(words[i])) || mayBe(words[i], FIND_EXEC)) {
+      unknown = true
+      continue
+    }
+    if (text === undefined) continue
+    if (!FIND_EXEC.has(text)) {
+      values = text === '-fprintf' ? 2 : FIND_VALUES.has(text) || /^-newer[aBcmt][aBcmt]$/.test(text) ? 1 : 0
+      continue
+    }
     let end = i + 1
     while (end < words.length && !isTerminator(words[end])) end++
     if (end > i + 1) found.push({ kind: 'command', words: words.slice(i + 1, end), settings: [] })
-    i = end
+    const open = words.slice(i + 1, end).findIndex((word) => (staticText(word) === undefined && !inert(word)) || mayBe(word, TERMINATORS))
+    if (open < 0) i = end
+    else {
+      i += 1 + open
+      unknown ||= !oneWord(words[i])
+    }
   }
-  return found
+  return unknown ? [...found, UNKNOWN] : found
+}
+
+const TERMINATORS = new Set([';', '+'])
+
+/** Whether the word stays one word: no unquoted expansion (split) and no glob. */
+function oneWord(word: Word): boolean {
+  return word.parts.every((part) => part.quoted === true || (part.kind === 'literal' && !/[*?[]/.test(part.text)))
+}
+
+/**
+ * Whether a word known only at run time is one word that can be no primary, `;` or `+`: it has a
+ * `/` (`"$HOME/src"`), or starts with text other than `-`, `;` or `+` (`"x$n"`).
+ */
+function inert(word: Word): boolean {
+  const first = word.parts[0]
+  const slash = word.parts.some((part) => part.kind === 'literal' && part.text.includes('/'))
+  return oneWord(word) && (slash || (first?.kind === 'literal' && first.text !== '' && !/^[-;+]/.test(first.text)))
+}
+
+/** Whether the word is a glob that could expand to one of `texts` (a file of that name). */
+function mayBe(word: Word, texts: ReadonlySet<string>): boolean {
+  if (staticText(word) === undefined || oneWord(word)) return false
+  const glob = word.parts.map((part) => (part.kind === 'literal' ? (part.quoted ? part.text.replace(/[\\*?[\]{}]/g, '\\$&') : part.text.replace(/[\\{}]/g, '\\$&')) : '')).join('')
+  try {
+    const compiled = compileGlob(glob)
+    return [...texts].some((text) => compiled.test(text))
+  } catch {
+    return true
+  }
 }
 
 const isTerminator = (word: Word) => {
