@@ -5,7 +5,9 @@
  * bound as before: it keeps its id); the latest request of a call replaces the earlier ones. An
  * answer (`approval/answer`) is for the latest request of its call, given once, before that
  * call has a result and before the request expires. `ApprovalLedger` checks these rules entry
- * by entry, so a forged or misplaced entry is refused where it stands; `approvalsOf` reads them.
+ * by entry, and that each `tool/call` and `tool/result` stands for a call an assistant message
+ * before it made (its index and id), a result once per call, so a forged or misplaced entry is
+ * refused where it stands; `approvalsOf` reads them.
  */
 import type { Json } from '@rein/kernel'
 import type { SessionEntry, SubCallRef } from './session.js'
@@ -108,9 +110,15 @@ export class ApprovalLedger {
           this.calls.set(entry.turn, entry.message.toolCalls.map(({ id, name }) => ({ id, name })))
         }
         return undefined
-      case 'tool/result':
-        this.approvals.results.add(callKey(entry.turn, entry.index))
-        return undefined
+      case 'tool/call':
+        return this.callProblem('tool/call', entry.turn, entry.index, entry.call.id)
+      case 'tool/result': {
+        const key = callKey(entry.turn, entry.index)
+        const problem = this.callProblem('tool/result', entry.turn, entry.index, entry.message.toolCallId)
+          ?? (this.approvals.results.has(key) ? `tool/result for call ${entry.index} of turn ${entry.turn} comes after its call's result (a call has one)` : undefined)
+        if (problem === undefined) this.approvals.results.add(key)
+        return problem
+      }
       case 'approval/request':
         return this.requestProblem(entry)
       case 'approval/answer':
@@ -118,6 +126,13 @@ export class ApprovalLedger {
       default:
         return undefined
     }
+  }
+
+  /** Why a `tool/call` or `tool/result` entry does not stand for call `index` of `turn` as its assistant message made it. */
+  private callProblem(type: string, turn: number, index: number, id: string): string | undefined {
+    const call = this.calls.get(turn)?.[index]
+    if (call?.id === id) return undefined
+    return `${type} for call ${index} of turn ${turn} names "${id}", ${call ? `but that call is "${call.id}"` : 'which no assistant message before it made'}`
   }
 
   private requestProblem(request: RequestEntry): string | undefined {

@@ -5,7 +5,18 @@ import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { jsonlSession, parseSessionLog, readSession, SessionLogError } from '../src/index.js'
 import { tempDir } from './helpers.js'
-import { batchLines, line, logArb, tornTailArb } from './session-logs.js'
+import { batchEntries, batchLines, line, logArb, tornTailArb } from './session-logs.js'
+import type { NewSessionEntry } from '../src/index.js'
+
+type ResultEntry = Extract<NewSessionEntry, { type: 'tool/result' }>
+
+/** `batchEntries` with its tool/result moved to position `at` and changed by `change` (`toolCallId` goes into its message). */
+function batchEntriesWith(at: number, change: { toolCallId?: string, index?: number }): NewSessionEntry[] {
+  const result = batchEntries[3] as ResultEntry
+  const changed: ResultEntry = { ...result, index: change.index ?? result.index, message: { ...result.message, toolCallId: change.toolCallId ?? result.message.toolCallId } }
+  const rest = batchEntries.filter((entry) => entry !== result)
+  return [...rest.slice(0, at), changed, ...rest.slice(at)]
+}
 
 const FILE = '/logs/s.jsonl'
 const parse = (data: string | Buffer) => parseSessionLog(data, FILE)
@@ -56,6 +67,23 @@ describe('parseSessionLog', () => {
       problem: '"type" is missing, expected "message", "tool/call", "tool/result", "turn/end", "state", "approval/request" or "approval/answer"',
       message: `${FILE}:2: "type" is missing, expected "message", "tool/call", "tool/result", "turn/end", "state", "approval/request" or "approval/answer"`,
     })
+  })
+
+  it.each([
+    ['names another call of its turn', 2, { toolCallId: 'c2' }, 'tool/result for call 0 of turn 1 names "c2", but that call is "c1"'],
+    ['names a call its turn does not have', 2, { index: 5 }, 'tool/result for call 5 of turn 1 names "c1", which no assistant message before it made'],
+    ['comes before its assistant message', 0, {}, 'tool/result for call 0 of turn 1 names "c1", which no assistant message before it made'],
+  ])('refuses a tool/result that %s', (_label, at, change, problem) => {
+    const entries = batchEntriesWith(at, change)
+    expect(() => parse(entries.map((entry, i) => line(entry, i + 1)).join(''))).toThrow(problem)
+  })
+
+  it('refuses a second tool/result for one call, and a tool/call that names another call', () => {
+    const twice = [...batchLines(), line(batchEntries[3]!, 6)].join('')
+    expect(() => parse(twice)).toThrow(`${FILE}:6: tool/result for call 0 of turn 1 comes after its call's result (a call has one)`)
+    const call = batchEntries[2] as Extract<NewSessionEntry, { type: 'tool/call' }>
+    const other = batchEntries.map((entry, i) => line(i === 2 ? { ...call, call: { ...call.call, id: 'c9' } } : entry, i + 1)).join('')
+    expect(() => parse(other)).toThrow(`${FILE}:3: tool/call for call 0 of turn 1 names "c9", but that call is "c1"`)
   })
 
   it('refuses an empty line between entries', () => {

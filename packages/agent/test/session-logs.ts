@@ -44,8 +44,31 @@ export const entryArb: fc.Arbitrary<NewSessionEntry> = fc.oneof(
   fc.record({ type: fc.constant('turn/end' as const), turn, outcome: fc.constantFrom('committed' as const, 'aborted' as const, 'repaired' as const) }),
 )
 
+/**
+ * `entries` made a log a load accepts: each `tool/call` and `tool/result` stands for a call of the
+ * last assistant message with calls before it (its turn, an index it has, that call's id), a
+ * result once per call; one with no such message, or a second result, becomes a user message.
+ */
+function consistent(entries: NewSessionEntry[]): NewSessionEntry[] {
+  let batch: { turn: number, ids: string[] } | undefined
+  const results = new Set<string>()
+  return entries.map((entry) => {
+    if (entry.type === 'message' && entry.turn !== undefined && entry.message.role === 'assistant' && entry.message.toolCalls?.length) {
+      batch = { turn: entry.turn, ids: entry.message.toolCalls.map((call) => call.id) }
+    }
+    if (entry.type !== 'tool/call' && entry.type !== 'tool/result') return entry
+    const index = batch ? entry.index % batch.ids.length : 0
+    const key = `${batch?.turn}:${index}`
+    if (!batch || (entry.type === 'tool/result' && results.has(key))) return { type: 'message', message: { role: 'user', content: 'next' } }
+    const id = batch.ids[index]!
+    if (entry.type === 'tool/call') return { ...entry, turn: batch.turn, index, call: { ...entry.call, id } }
+    results.add(key)
+    return { ...entry, turn: batch.turn, index, message: { ...entry.message, toolCallId: id } }
+  })
+}
+
 /** A valid log (possibly empty) as bytes, and its entries with their seq. */
-export const logArb = fc.array(entryArb, { maxLength: 6 }).map((entries) => {
+export const logArb = fc.array(entryArb, { maxLength: 6 }).map(consistent).map((entries) => {
   const stored = entries.map((entry, i) => ({ ...entry, seq: i + 1 }))
   return { stored, bytes: Buffer.from(entries.map((entry, i) => line(entry, i + 1)).join('')) }
 })
