@@ -8,6 +8,7 @@
 import type { Context } from 'cordis'
 import { isRecord, problem, type ExampleProblem, type ToolCallExample } from './example-types.js'
 import type { ValuePath } from './source.js'
+import { jsonErrorText } from './json-error.js'
 
 /** One example after its check: the arguments as judged (undefined when they are not JSON) and its problems. */
 export interface CheckedExample {
@@ -51,7 +52,7 @@ export function parseArgs(raw: unknown): { ok: true, value: unknown } | { ok: fa
   try {
     return { ok: true, value: JSON.parse(raw) }
   } catch (error) {
-    return { ok: false, detail: `arguments are not valid JSON: ${(error as Error).message}` }
+    return { ok: false, detail: `arguments are not valid JSON: ${jsonErrorText(error)}` }
   }
 }
 

@@ -10,6 +10,7 @@ import { readFile as readText } from 'node:fs/promises'
 import type { Context } from 'cordis'
 import type { HarnessConfig } from './config.js'
 import { ConfigErrors } from './errors.js'
+import { redactProblems } from './env-secrets.js'
 import { checkExample } from './example-check.js'
 import { readExampleFile } from './example-file.js'
 import { renderExamples } from './example-render.js'
@@ -94,13 +95,14 @@ export async function loadExamples(harness: Pick<Harness, 'config'>): Promise<{ 
   const sources = await readPromptSources(harness.config)
   const problems = [...sources.problems]
   const files = sources.files.flatMap((entry) => callsOf(entry.items))
-  return { examples: [...files, ...inlineExamples(harness.config.agent.system, sources.place, problems)], problems }
+  const examples = [...files, ...inlineExamples(harness.config.agent.system, sources.place, problems)]
+  return { examples, problems: redactProblems(harness.config, problems) }
 }
 
 /** Validates every example's arguments against its tool's parameter schema, in the harness's own registry. */
 export async function checkExamples(harness: Pick<Harness, 'config' | 'ctx'>): Promise<ExampleReport> {
   const { checked, inline, problems } = examinePrompt(harness.ctx, await readPromptSources(harness.config), harness.config.agent.system)
-  return { checked, inline, problems }
+  return { checked, inline, problems: redactProblems(harness.config, problems) }
 }
 
 /** The inline examples of `system` as example calls, placed on the config file's lines when `place` is known. */

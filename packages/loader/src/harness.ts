@@ -55,7 +55,7 @@ export async function loadHarness(path: string, options: LoadOptions = {}): Prom
   const redact = envRedactor(substituted)
   try {
     const harness = await buildFromFile(source, config, problems, options)
-    if (redact !== undefined) redactHarness(harness, redact)
+    if (redact !== undefined) redactHarness(harness, config, redact)
     return Object.assign(harness, { config })
   } catch (error) {
     throw redactError(error, redact)

@@ -9,6 +9,7 @@
  * mention it is not an example. Lines are 1-based lines of the prompt text.
  */
 import { isRecord } from './example-types.js'
+import { jsonErrorText } from './json-error.js'
 
 /** An example found in the prompt: where it is, and the call it shows. */
 export interface InlineExample {
@@ -60,7 +61,7 @@ function readJsonBlock(body: string[], firstLine: number, examples: InlineExampl
   try {
     value = JSON.parse(source)
   } catch (error) {
-    problems.push({ line: firstLine, text: body[0]?.trim() ?? '', detail: `a json block that mentions "tool" must be valid JSON: ${(error as Error).message}` })
+    problems.push({ line: firstLine, text: body[0]?.trim() ?? '', detail: `a json block that mentions "tool" must be valid JSON: ${jsonErrorText(error)}` })
     return
   }
   // The n-th call of the block is placed at the n-th line that names a "tool".

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { memorySession } from '@rein/agent'
-import { ConfigErrors, loadHarness, readConfig } from '../src/index.js'
+import { checkExamples, ConfigErrors, loadExamples, loadHarness, readConfig } from '../src/index.js'
 import { harnessProject } from './helpers.js'
 
 const SECRET = 'sk-live-abcdef123456'
@@ -78,6 +78,35 @@ describe('values put in by ${env:NAME}', () => {
         expect((error as ConfigErrors).message).toMatch(/rein\.yaml:4 agent\.system \[REDACTED\]: unknown tool; the harness has echo$/)
         expect(everything(error as ConfigErrors)).not.toContain(tool)
       }
+    } finally {
+      await harness.dispose()
+    }
+  })
+
+  it('are redacted in the problems checkExamples and loadExamples report, and no parser quotes a cut piece of one', async () => {
+    const { file, fx } = await harnessProject((fx) => [
+      'tools:',
+      `  - use: ${fx('echo-tool.ts')}`,
+      'agent:',
+      '  system: |',
+      '    echo({"text": "${env:SECRET_TOKEN}", "times": "2"})',
+      '    echo({"text": ${env:SECRET_TOKEN}})',
+      '    ```json',
+      '    { "tool": "echo", "arguments": ${env:SECRET_TOKEN} }',
+      '    ```',
+      '    ```json',
+      '    { "tool": "${env:SECRET_TOKEN}", "arguments": {} }',
+      '    ```',
+    ])
+    const harness = await loadHarness(file, { env })
+    try {
+      const { problems } = await checkExamples(harness)
+      expect(problems).toHaveLength(4)
+      expect(problems[3]!.message).toContain('[REDACTED]')
+      const loaded = await loadExamples(harness)
+      const shown = [...problems, ...loaded.problems].flatMap((p) => [p.message, p.detail, p.label]).join('\n')
+      expect(shown).not.toContain(SECRET.slice(0, 8))
+      expect(shown).toContain('not valid JSON')
     } finally {
       await harness.dispose()
     }
