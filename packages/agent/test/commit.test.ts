@@ -72,7 +72,7 @@ describe('CommitCursor', () => {
     let err = ''
     proc.stdout.on('data', (chunk) => { out += chunk })
     proc.stderr.on('data', (chunk) => { err += chunk })
-    const [code] = await once(proc, 'exit')
+    const [code] = await once(proc, 'close')
     expect(err).toBe('')
     expect(code).toBe(0)
     expect(JSON.parse(out)).toEqual({ committed: 0, errors: ['disk gone'] })

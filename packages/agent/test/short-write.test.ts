@@ -25,7 +25,7 @@ async function appendUnderLimit(path: string, kib: number, batches: number[][]):
   let err = ''
   proc.stdout.on('data', (chunk) => { out += chunk })
   proc.stderr.on('data', (chunk) => { err += chunk })
-  const [code] = await once(proc, 'exit')
+  const [code] = await once(proc, 'close')
   expect(code, `the child failed: ${err}`).toBe(0)
   return out.trim().split('\n').map((l) => JSON.parse(l) as Outcome).sort((a, b) => a.i - b.i)
 }

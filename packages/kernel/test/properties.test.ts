@@ -118,7 +118,7 @@ function wellFormed(result: ToolExecutionResult) {
   }
 }
 
-describe('pipeline properties', () => {
+describe('pipeline properties', { timeout: 120_000 }, () => {
   it('always resolves with exactly one well-formed result; a guard deny is never a success, whatever plugins, holds and tools throw or return', async () => {
     await fc.assert(fc.asyncProperty(
       fc.array(layer, { maxLength: 8 }), toolBehaviour, fc.constantFrom(...hostileKinds), fc.option(fc.integer({ min: 0, max: 3 }), { nil: undefined }), input,

@@ -35,7 +35,7 @@ describe('the sandbox pool', () => {
     const acquiring = threads.acquire(controller.signal)
     controller.abort(new Error('stop'))
     await expect(acquiring).rejects.toThrow('stop')
-    await expect.poll(() => threads.threads).toBe(0)
+    await expect.poll(() => threads.threads, { timeout: 15_000 }).toBe(0)
   })
 
   it('ends every thread on dispose and refuses later runs', async () => {

@@ -46,7 +46,7 @@ async function runNode(args: string[], kib?: number) {
   let out = ''
   proc.stdout.on('data', (chunk) => { out += chunk })
   proc.stderr.on('data', (chunk) => { out += chunk })
-  const [code, signal] = await once(proc, 'exit')
+  const [code, signal] = await once(proc, 'close')
   clearTimeout(timer)
   return { code, signal, out }
 }

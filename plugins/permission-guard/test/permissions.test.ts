@@ -208,7 +208,7 @@ describe('permissions on a real kernel', () => {
   })
 })
 
-describe('permissions over the shell reader\'s corpus', () => {
+describe('permissions over the shell reader\'s corpus', { timeout: 120_000 }, () => {
   it('denies every spelling of rm under Bash(rm:*) and allows none by Bash(git status) or Bash(npm run test:*)', () => {
     const deny = guard.compilePolicy(guard.Config({ permissions: { deny: ['Bash(rm:*)'] } }))
     const allow = guard.compilePolicy(guard.Config({ default: 'deny', permissions: { allow: ['Bash(git status)', 'Bash(npm run test:*)'] } }))

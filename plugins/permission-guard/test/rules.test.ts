@@ -92,7 +92,7 @@ describe('compilePolicy', () => {
   })
 })
 
-describe('a tool that no rule names', () => {
+describe('a tool that no rule names', { timeout: 120_000 }, () => {
   // The policy answers such a tool without evaluating the rule list (rules.ts); a rule for every
   // tool that never matches (its argument is never passed) sends it down the whole evaluation.
   const never = (action: 'allow' | 'deny' | 'ask') => ({ tool: '*', action, when: { never_passed: '*' } })
