@@ -3,6 +3,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import { randomUUID } from 'node:crypto'
 import { readdir, readFile, utimes } from 'node:fs/promises'
+import { request } from 'node:http'
 import { createRequire } from 'node:module'
 import { basename, dirname, join } from 'node:path'
 import { afterEach, beforeAll, describe, expect, it } from 'vitest'
@@ -156,7 +157,7 @@ const WITH_PROVIDER = `provider: { use: '@rein/provider-openai', config: { model
 describe('rein mcp serve --http (the real command, spawned)', () => {
   it('serves Streamable HTTP on a free port, ignores the provider, and stops on SIGTERM', async () => {
     const dir = await project({ 'rein.yaml': WITH_PROVIDER, 'noisy.mjs': NOISY })
-    const child = spawnRein(['mcp', 'serve', '--http', '127.0.0.1:0'], dir)
+    const child = spawnRein(['mcp', 'serve', '--http', '127.0.0.1:0', '--allow-origin', 'http://localhost:5173', '--allow-host', 'rein.test'], dir)
     const url = await new Promise<string>((resolve, reject) => {
       const poll = setInterval(() => {
         const found = /serving \d+ tools at (http:\/\/\S+)/.exec(child.stderr())
@@ -169,6 +170,12 @@ describe('rein mcp serve --http (the real command, spawned)', () => {
     await client.connect(new StreamableHTTPClientTransport(new URL(url)))
     expect(text(await client.callTool({ name: 'everything__echo', arguments: { message: 'over http' } }))).toBe('Echo: over http')
     await client.close()
+    // DNS rebinding protection: a foreign Host or Origin is refused, the ones allowed by flag are answered.
+    const port = Number(new URL(url).port)
+    expect(await initializeStatus(port, { host: `evil.example:${port}` })).toBe(403)
+    expect(await initializeStatus(port, { host: `127.0.0.1:${port}`, origin: 'https://evil.example' })).toBe(403)
+    expect(await initializeStatus(port, { host: `127.0.0.1:${port}`, origin: 'http://localhost:5173' })).toBe(200)
+    expect(await initializeStatus(port, { host: 'rein.test:8080' })).toBe(200)
     child.child.kill('SIGTERM')
     expect(await child.exited).toBe(ExitCodes.OK)
   })
@@ -179,12 +186,33 @@ describe('rein mcp, usage', () => {
     expect(await rein(['mcp', 'start'])).toMatchObject({ code: ExitCodes.USAGE, stderr: expect.stringContaining('unknown subcommand "start"') })
     expect(await rein(['mcp', 'serve', '--http', 'localhost'])).toMatchObject({
       code: ExitCodes.USAGE, stderr: expect.stringContaining('expected <host:port>, such as 127.0.0.1:3333') })
+    expect(await rein(['mcp', 'serve', '--http', '0.0.0.0:0'])).toMatchObject({
+      code: ExitCodes.USAGE, stderr: expect.stringContaining('0.0.0.0 is not a loopback address, and the server has no authentication') })
+    expect((await rein(['mcp', 'serve', '--http', '0.0.0.0:0'])).stderr).toContain('add --allow-remote')
+    expect(await rein(['mcp', 'serve', '--http', '127.0.0.1:0', '--allow-origin', 'localhost:5173'])).toMatchObject({
+      code: ExitCodes.USAGE, stderr: expect.stringContaining('allowed origin "localhost:5173": expected <http or https>://<host>[:port]') })
+    expect(await rein(['mcp', 'serve', '--allow-host', 'rein.test'])).toMatchObject({
+      code: ExitCodes.USAGE, stderr: expect.stringContaining('--allow-host, --allow-origin and --allow-remote go with --http') })
     for (const days of ['0', 'week']) {
       expect(await rein(['mcp', 'serve', '--keep-sessions', days])).toMatchObject({
         code: ExitCodes.USAGE, stderr: expect.stringContaining('--keep-sessions must be a number of days above 0') })
     }
   })
 })
+
+/** The status of an initialize sent to 127.0.0.1:`port` with exactly these headers (node:http lets Host be set). */
+function initializeStatus(port: number, headers: Record<string, string>): Promise<number> {
+  const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } })
+  return new Promise((resolve, reject) => {
+    const req = request({ host: '127.0.0.1', port, path: '/mcp', method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers } }, (res) => {
+      res.resume()
+      res.on('end', () => resolve(res.statusCode ?? 0))
+    })
+    req.on('error', reject)
+    req.end(body)
+  })
+}
 
 /** The JSON lines of `file` once it holds `count` of them (the server writes them as calls finish). */
 async function waitForLines(file: string, count: number): Promise<Record<string, unknown>[]> {

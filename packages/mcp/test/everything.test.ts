@@ -9,7 +9,7 @@ beforeAll(async () => {
   h = await harness({
     servers: {
       everything: referenceServer('everything', ['stdio']),
-      slow: referenceServer('everything', ['stdio'], { timeoutMs: 1000 }),
+      slow: referenceServer('everything', ['stdio'], { timeoutMs: 2000 }),
     },
   })
 }, 30_000)
@@ -39,7 +39,7 @@ describe('the everything server over stdio', () => {
     expect(echo.parameters).toMatchObject({ type: 'object', required: ['message'] })
     expect(h.ctx.tools.get('everything__get-structured-content')!.output?.schema).toMatchObject({
       type: 'object', required: ['temperature', 'conditions', 'humidity'] })
-    expect(h.ctx.tools.get('slow__echo')!.timeoutMs).toBe(1000)
+    expect(h.ctx.tools.get('slow__echo')!.timeoutMs).toBe(2000)
     expect(h.ctx.tools.get('everything__echo')!.timeoutMs).toBeUndefined()
   })
 
@@ -110,12 +110,12 @@ describe('the everything server over stdio', () => {
   })
 
   it('the server timeoutMs is reset by progress and otherwise ends the call with TOOL_TIMEOUT', async () => {
-    // 20 steps of 100 ms: 2 s in all, but never 1 s without progress.
-    const steady = await h.ctx.tools.execute(call('slow__trigger-long-running-operation', { duration: 2, steps: 20 }))
+    // 60 steps of 100 ms: 6 s in all, but never 2 s without progress (room for a stalled process).
+    const steady = await h.ctx.tools.execute(call('slow__trigger-long-running-operation', { duration: 6, steps: 60 }))
     expect(code(steady)).toBe('OK')
-    const silent = await h.ctx.tools.execute(call('slow__trigger-long-running-operation', { duration: 5, steps: 1 }))
+    const silent = await h.ctx.tools.execute(call('slow__trigger-long-running-operation', { duration: 10, steps: 1 }))
     expect(code(silent)).toBe(TOOL_TIMEOUT)
-    expect(text(silent)).toBe('Error: tool call timed out after 1000ms')
+    expect(text(silent)).toBe('Error: tool call timed out after 2000ms')
     expect(code(await h.ctx.tools.execute(call('slow__echo', { message: 'x' })))).toBe('OK')
   })
 

@@ -17,7 +17,7 @@ beforeAll(async () => {
       raw: rawServer('serve', { env: { RAW_SECRET: SECRET } }),
       // Progress comes every 20 ms and a plain call answers at once: 1.5 s between two messages
       // is room for a loaded machine; the cap at twice that shows progress kept the call going.
-      capped: rawServer('serve', { timeoutMs: 1_500, maxTotalMs: 3_000 }),
+      capped: rawServer('serve', { timeoutMs: 3_000, maxTotalMs: 6_000 }),
       leaky: rawServer('leak-env', { env: { RAW_SECRET: SECRET } }),
       // A password on the command line, as `args: [..., '--pass', '${env:PASS}']` puts it there.
       argued: rawServer('leak-args', { args: [...rawServer('leak-args').args, '--pass', PASSWORD, `--token=${PASSWORD}`] }),
@@ -55,7 +55,7 @@ describe('a hostile server over stdio', () => {
     let reports = 0
     const result = await h.ctx.tools.execute(call('capped__progress'), { onProgress: () => { reports++ } })
     expect(code(result)).toBe(TOOL_TIMEOUT)
-    expect(text(result)).toBe('Error: tool call timed out after 3000ms (the most one call may run, progress or not)')
+    expect(text(result)).toBe('Error: tool call timed out after 6000ms (the most one call may run, progress or not)')
     expect(reports).toBeGreaterThan(0)
     // The cancellation was written before this call, on the same pipe.
     expect(JSON.parse(text(await h.ctx.tools.execute(call('capped__cancelled'))))).toHaveLength(1)

@@ -7,13 +7,13 @@
  * stdio, the end of stdin) stops serving and disposes the harness.
  */
 import { dirname, join, resolve } from 'node:path'
-import { stringOption, UsageError, type Command } from '../command.js'
+import { stringOption, UsageError, type Command, type Parsed } from '../command.js'
 import { ExitCodes } from '../exit-codes.js'
 import { reportWarnings } from '../failures.js'
 import { println } from '../io.js'
 import { NO_MODEL } from './chains.js'
 
-const USAGE = 'rein mcp serve [-c rein.yaml] [--http <host:port>] [--sessions <dir>] [--keep-sessions <days>]'
+const USAGE = 'rein mcp serve [-c rein.yaml] [--http <host:port> [--allow-host <host>]... [--allow-origin <origin>]... [--allow-remote]] [--sessions <dir>] [--keep-sessions <days>]'
 
 /** How long a session file that a killed server left behind is kept, by default (days). */
 const KEEP_DAYS = 7
@@ -41,7 +41,18 @@ stops): only a call made again in that same session can meet an answer.
 Options:
   -c, --config <file>  the harness file (default ./rein.yaml)
   --http <host:port>   serve Streamable HTTP at http://<host:port>/mcp instead of stdio
-                       (e.g. 127.0.0.1:3333; port 0 picks a free one, printed on stderr)
+                       (e.g. 127.0.0.1:3333; port 0 picks a free one, printed on stderr).
+                       A request whose Host header is not localhost, a loopback address or
+                       the bound one (with this port), or whose Origin header is not an
+                       http(s) origin of such a host, is refused (403): DNS rebinding
+                       protection. At most 100 sessions; one idle for 15 minutes is closed.
+  --allow-host <host>  also answer this Host header: <name> (any port) or <name:port>;
+                       repeatable (e.g. the name a proxy in front of rein is reached by)
+  --allow-origin <origin>
+                       also accept this Origin header, e.g. http://localhost:5173; repeatable
+  --allow-remote       serve --http on an address that is not loopback (0.0.0.0, a LAN
+                       address): there is no authentication, so anyone who can reach it can
+                       call every tool; without this flag such an address is refused
   --sessions <dir>     keep each MCP session's facts (its approval requests and answers, its
                        plugins' state) in <dir>/<MCP session id>.jsonl (default, with
                        approvals: park, .rein/mcp-sessions beside the file; else in memory)
@@ -50,7 +61,10 @@ Options:
                        days (default ${KEEP_DAYS}): those a server that was killed left behind
 
 Over stdio, stdout carries only the protocol; logs and warnings go to stderr.`,
-  options: { config: { type: 'string', short: 'c' }, http: { type: 'string' }, sessions: { type: 'string' }, 'keep-sessions': { type: 'string' } },
+  options: {
+    config: { type: 'string', short: 'c' }, http: { type: 'string' }, sessions: { type: 'string' }, 'keep-sessions': { type: 'string' },
+    'allow-host': { type: 'string', multiple: true }, 'allow-origin': { type: 'string', multiple: true }, 'allow-remote': { type: 'boolean' },
+  },
   positionals: { min: 1, max: 1 },
   async run(args, io) {
     const sub = args.positionals[0]
@@ -60,6 +74,21 @@ Over stdio, stdout carries only the protocol; logs and warnings go to stderr.`,
     let address: { host: string, port: number } | undefined
     try {
       address = http === undefined ? undefined : serve.parseHostPort(http)
+    } catch (error) {
+      throw new UsageError(`rein mcp: ${(error as Error).message}`)
+    }
+    const allowedHosts = listOption(args, 'allow-host')
+    const allowedOrigins = listOption(args, 'allow-origin')
+    const allowRemote = args.values['allow-remote'] === true
+    if (!address && (allowedHosts.length > 0 || allowedOrigins.length > 0 || allowRemote)) {
+      throw new UsageError('rein mcp: --allow-host, --allow-origin and --allow-remote go with --http')
+    }
+    if (address && !allowRemote && !serve.isLoopback(address.host)) {
+      throw new UsageError(`rein mcp: --http ${http}: ${address.host} is not a loopback address, and the server has no authentication: ` +
+        'anyone who can reach it could call every tool. Serve on 127.0.0.1, or add --allow-remote (behind something that authenticates)')
+    }
+    try {
+      if (address) serve.requestCheck(address.host, address.port, { allowedHosts, allowedOrigins })
     } catch (error) {
       throw new UsageError(`rein mcp: ${(error as Error).message}`)
     }
@@ -82,7 +111,7 @@ Over stdio, stdout carries only the protocol; logs and warnings go to stderr.`,
         await serve.serveStdio(harness.ctx, { ...hostOptions, stdout, signal: stop.signal })
         return ExitCodes.OK
       }
-      const serving = await serve.serveHttp(harness.ctx, address, hostOptions)
+      const serving = await serve.serveHttp(harness.ctx, address, { ...hostOptions, allowedHosts, allowedOrigins, allowRemote })
       println(io.stderr, `rein mcp: serving ${harness.ctx.tools.specs().length} tools at ${serving.url} (Ctrl-C stops)`)
       await new Promise((done) => stop.signal.addEventListener('abort', done, { once: true }))
       await serving.close()
@@ -93,6 +122,12 @@ Over stdio, stdout carries only the protocol; logs and warnings go to stderr.`,
       await harness.dispose()
     }
   },
+}
+
+/** The values of a repeatable string option (none: an empty list). */
+function listOption(args: Parsed, name: string): string[] {
+  const value = args.values[name] as unknown
+  return Array.isArray(value) ? value.filter((entry): entry is string => typeof entry === 'string') : []
 }
 
 /**

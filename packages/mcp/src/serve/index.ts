@@ -4,7 +4,8 @@
  * `ctx.tools.execute`.
  */
 export { serveStdio, protocolStdout, logsToStderr, type StdioOptions } from './stdio.js'
-export { serveHttp, parseHostPort, type HttpServing } from './http.js'
+export { serveHttp, type HttpServing, type HttpOptions } from './http.js'
+export { parseHostPort, isLoopback, requestCheck } from './request-check.js'
 export { createMcpHost, type McpHost, type McpHostOptions } from './host.js'
 export { McpSession } from './session.js'
 export { sessionFiles, type SessionFiles } from './session-files.js'
