@@ -31,7 +31,11 @@ function withoutSeq({ seq: _seq, ...fields }: { seq?: unknown }): object {
   return fields
 }
 
-/** The entry a row holds (the `jsonb` column as `pg` parsed it, and the exact text when kept). */
+/**
+ * The entry a row holds (the `jsonb` column as `pg` parsed it, and the exact text when kept).
+ * Throws a SyntaxError when the exact text is not JSON (the row was edited by hand): its
+ * message quotes the text, which may hold a secret, so it must not be shown.
+ */
 export function entryOf(entry: unknown, entryText: string | null): unknown {
   return entryText === null ? entry : JSON.parse(entryText)
 }

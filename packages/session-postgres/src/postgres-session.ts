@@ -6,8 +6,9 @@
  * out in the next single INSERT, one transaction, and each append resolves only once that
  * transaction has committed (flushed to disk: synchronous_commit on). An entry's shape is
  * checked when it is appended; its JSON is written as its batch is taken, as the JSONL store
- * does: an entry JSON cannot hold is then refused alone and the rest of the batch goes on, so
- * that a batch's results cost no serializing before the model's next request.
+ * does: an entry JSON cannot hold, or one too big for a row (`entry-size.ts`), is then refused
+ * alone and the rest of the batch goes on, so that a batch's results cost no serializing
+ * before the model's next request.
  * A batch is stored whole or not at all. After any failure (the server down, the connection
  * lost, a write refused) every append in flight and every later call rejects: nothing is
  * dropped silently and nothing is written after a gap. `close()` waits for the appends in
@@ -17,6 +18,7 @@
  */
 import { newEntryProblem, type NewSessionEntry, type SessionEntry, type SessionStore } from '@rein/agent'
 import { entryColumns, type EntryColumns } from './entry-json.js'
+import { BATCH_BYTES, ELEMENT_BYTES, entrySizeProblem, jsonbBytes, limits } from './entry-size.js'
 import { PostgresSessionError, connectionLost, sessionName, storeClosed, writeFailed } from './errors.js'
 import { settingsOf, type PostgresSessionOptions, type Settings } from './options.js'
 import { sessionIdProblem } from './session-id.js'
@@ -24,7 +26,7 @@ import { openWriter, type Writer } from './writer.js'
 import { readEntries } from './read-entries.js'
 import { sharedAccess } from './shared-access.js'
 
-// One INSERT carries at most this much; more waits for the next (a statement's parameters are capped at 1 GB).
+// One INSERT carries at most this much (one entry bigger than that goes alone); more waits for the next.
 const MAX_BATCH_ENTRIES = 1000
 const MAX_BATCH_CHARS = 16 * 1024 * 1024
 
@@ -32,11 +34,19 @@ interface Pending {
   entry: NewSessionEntry
   resolve: (entry: SessionEntry) => void
   reject: (error: unknown) => void
+  /** Its columns, once written (by a batch it did not fit in). */
+  sized?: Sized
+}
+
+/** An entry's columns, and an upper bound on its size as jsonb (`entry-size.ts`). */
+interface Sized {
+  columns: EntryColumns
+  jsonb: number
 }
 
 /** An append taken into a batch, with its columns written. */
 interface Taken extends Pending {
-  columns: EntryColumns
+  sized: Sized
 }
 
 /**
@@ -179,16 +189,25 @@ export function postgresSession(options: PostgresSessionOptions): PostgresSessio
 function checkedColumns(entry: NewSessionEntry, id: string): EntryColumns | PostgresSessionError {
   // Not `sessionEntryProblem` of a copy with a `seq`: checking a spread copy took 2-3 µs per entry, the entry itself 0.1-0.4.
   const problem = newEntryProblem(entry)
-  return problem === undefined ? columnsOf(entry, id) : entryInvalid(id, problem)
+  if (problem !== undefined) return entryInvalid(id, problem)
+  const sized = sizedColumns(entry, id)
+  return sized instanceof PostgresSessionError ? sized : sized.columns
 }
 
-/** The columns of an entry whose shape was checked, or the `ENTRY_INVALID` error of one JSON cannot hold (a bigint, a cycle). */
-function columnsOf(entry: NewSessionEntry, id: string): EntryColumns | PostgresSessionError {
+/**
+ * The columns of an entry whose shape was checked, or the `ENTRY_INVALID` error of one JSON
+ * cannot hold (a bigint, a cycle) or too big for a row (`entry-size.ts`).
+ */
+function sizedColumns(entry: NewSessionEntry, id: string): Sized | PostgresSessionError {
+  let columns: EntryColumns
   try {
-    return entryColumns(entry)
+    columns = entryColumns(entry)
   } catch (error) {
     return entryInvalid(id, `it cannot be written as JSON (${(error as Error).message})`)
   }
+  const jsonb = jsonbBytes(columns.entry)
+  const problem = entrySizeProblem(columns.entry, columns.entryText, jsonb)
+  return problem === undefined ? { columns, jsonb } : entryInvalid(id, problem)
 }
 
 function entryInvalid(id: string, problem: string): PostgresSessionError {
@@ -209,22 +228,31 @@ function sessionIdOf(options: PostgresSessionOptions): string {
 }
 
 /**
- * The next batch, its columns written: the oldest appends, up to the size one INSERT carries.
- * An append JSON cannot hold is refused here and left out (the batch may come out empty).
+ * The next batch, its columns written: the oldest appends, up to the size one INSERT carries
+ * (its entries one jsonb array that PostgreSQL can hold); an entry bigger than that goes alone.
+ * An append JSON cannot hold, or too big for a row, is refused here and left out (the batch may
+ * come out empty).
  */
 function takeBatch(queue: Pending[], id: string): Taken[] {
   const batch: Taken[] = []
   let chars = 0
+  let jsonb = BATCH_BYTES
   let n = 0
-  while (n < queue.length && batch.length < MAX_BATCH_ENTRIES && chars < MAX_BATCH_CHARS) {
-    const pending = queue[n++]
-    const columns = columnsOf(pending.entry, id)
-    if (columns instanceof PostgresSessionError) {
-      pending.reject(columns)
+  for (; n < queue.length && batch.length < MAX_BATCH_ENTRIES; n++) {
+    const pending = queue[n]
+    const sized = pending.sized ?? sizedColumns(pending.entry, id)
+    if (sized instanceof PostgresSessionError) {
+      pending.reject(sized)
       continue
     }
-    chars += columns.entry.length + (columns.entryText?.length ?? 0)
-    batch.push(Object.assign(pending, { columns }))
+    const size = sized.columns.entry.length + (sized.columns.entryText?.length ?? 0)
+    if (batch.length > 0 && (chars + size > MAX_BATCH_CHARS || jsonb + ELEMENT_BYTES + sized.jsonb > limits.jsonbBytes)) {
+      pending.sized = sized // left in the queue, its columns written, to lead the next batch
+      break
+    }
+    chars += size
+    jsonb += ELEMENT_BYTES + sized.jsonb
+    batch.push(Object.assign(pending, { sized }))
   }
   queue.splice(0, n)
   return batch
@@ -241,13 +269,13 @@ async function insert(writer: Writer, settings: Settings, id: string, first: num
   // The entries go as one JSON array, not a text[] of JSON texts: no escaping each one into an
   // array literal on this side, one jsonb parse on the server's (docs/performance.md). The exact
   // texts go as a text[] only when some entry keeps one; ROWS FROM pads the shorter list with NULL.
-  const texts = batch.some((p) => p.columns.entryText !== null) ? batch.map((p) => p.columns.entryText) : null
+  const texts = batch.some((p) => p.sized.columns.entryText !== null) ? batch.map((p) => p.sized.columns.entryText) : null
   const { rowCount } = await writer.client.query(
     `INSERT INTO ${settings.qualified} (session_id, seq, entry, entry_text)
      SELECT $1, $2::bigint + e.n - 1, e.entry, e.entry_text
        FROM ROWS FROM (jsonb_array_elements($3::jsonb), unnest($4::text[])) WITH ORDINALITY AS e(entry, entry_text, n)
       WHERE (SELECT pg_try_advisory_xact_lock_shared($5::bigint))`,
-    [id, first, `[${batch.map((p) => p.columns.entry).join(',')}]`, texts, writer.key.toString()])
+    [id, first, `[${batch.map((p) => p.sized.columns.entry).join(',')}]`, texts, writer.key.toString()])
   if (rowCount !== batch.length) {
     throw new PostgresSessionError('SESSION_WRITE_FAILED',
       `postgres ${sessionName(id)}: this store's connection no longer holds the session's writer lock (another connection does); ` +

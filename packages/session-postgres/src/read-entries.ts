@@ -32,18 +32,34 @@ export async function readEntries(db: Queryable, settings: Settings, id: string)
   return entriesOf(rows, settings, id)
 }
 
-/** The entries of `rows` (in `seq` order), each checked; throws `SESSION_DAMAGED` at the first that is not valid. */
+/**
+ * The entries of `rows` (in `seq` order), each checked; throws `SESSION_DAMAGED` at the first
+ * that is not valid, naming its seq and what is wrong but never quoting what the row holds.
+ */
 export function entriesOf(rows: EntryRow[], settings: Settings, id: string): SessionEntry[] {
   const entries: SessionEntry[] = []
   for (const row of rows) {
     const seq = Number(row.seq)
-    const value = entryOf(row.entry, row.entry_text)
+    const value = valueOf(row)
     const entry = typeof value === 'object' && value !== null && !Array.isArray(value) ? { ...value, seq } : value
-    const problem = sessionEntryProblem(entry, entries.at(-1)?.seq ?? 0)
+    const problem = value === NOT_JSON
+      ? '"entry_text" is not valid JSON (its text is not shown here: it may hold a secret)'
+      : sessionEntryProblem(entry, entries.at(-1)?.seq ?? 0)
     if (problem !== undefined) {
       throw new PostgresSessionError('SESSION_DAMAGED', `${settings.qualified} ${sessionName(id)} seq ${seq}: ${problem}`)
     }
     entries.push(entry as SessionEntry)
   }
   return entries
+}
+
+const NOT_JSON: unique symbol = Symbol('not JSON')
+
+/** What the row holds, or `NOT_JSON` when its exact text is not JSON (the parser's message, which quotes it, is dropped). */
+function valueOf(row: EntryRow): unknown {
+  try {
+    return entryOf(row.entry, row.entry_text)
+  } catch {
+    return NOT_JSON
+  }
 }

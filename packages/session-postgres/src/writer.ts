@@ -1,9 +1,11 @@
 /**
  * Opening a session for writing, in this order: one dedicated connection, named after this
  * process and set to wait for each commit to be flushed (`synchronous_commit = on`); the table
- * made sure of; the session's writer lock taken (these three asked in one statement); the last
- * `seq` read (or, for a `load`, every entry, so that it need not read them again), the log
- * checked to have no gap. Any step failing closes the connection and throws a `PostgresSessionError` saying which.
+ * made sure of; the session's writer lock taken (these three asked in one statement); every
+ * entry read and checked as a `load` checks it (no gap, each valid), so that no append lands
+ * after a damaged log, whether the first call was a `load` or an `append`. A new session costs
+ * that one statement, as reading its last `seq` did; a long one costs what its `load` would.
+ * Any step failing closes the connection and throws a `PostgresSessionError` saying which.
  * Every later write of the store goes through this connection, so it is done by the backend
  * that holds the lock: when the connection is lost, the lock and the right to write go with it.
  */
@@ -28,7 +30,10 @@ export interface Writer {
   close(): Promise<void>
 }
 
-/** Opens session `id` for writing; `withEntries`: reads every entry as it opens (for a `load`), not just the last `seq`. */
+/**
+ * Opens session `id` for writing; throws `SESSION_DAMAGED` when what is stored is not a valid
+ * log. `withEntries`: keeps the entries it read (for a `load`), else lets them go.
+ */
 export async function openWriter(settings: Settings, id: string, onLost: (error: Error) => void, withEntries = false): Promise<Writer> {
   const connection = await connect(settings, onLost).catch((error) => { throw unavailable(settings, id, error) })
   const { client } = connection
@@ -44,9 +49,9 @@ export async function openWriter(settings: Settings, id: string, onLost: (error:
     step = 'take the session\'s writer lock'
     if (!first.locked) await takeWriterLock(client, key, id)
     step = 'read the session'
-    const { lastSeq, entries } = withEntries ? await storedEntries(client, settings, id) : { lastSeq: await lastStoredSeq(client, settings, id), entries: undefined }
+    const { lastSeq, entries } = await storedEntries(client, settings, id)
     return {
-      client, key, lastSeq, entries,
+      client, key, lastSeq, entries: withEntries ? entries : undefined,
       async close() {
         await releaseWriterLock(client, key).catch(() => {})
         await connection.end()
@@ -62,14 +67,10 @@ export async function openWriter(settings: Settings, id: string, onLost: (error:
   }
 }
 
-/** The highest `seq` of the session (0 when new); throws `SESSION_DAMAGED` when entries before it are missing. */
-async function lastStoredSeq(client: ClientBase, settings: Settings, id: string): Promise<number> {
-  const { rows } = await client.query<{ count: string, last: string | null }>(
-    `SELECT count(*) AS count, max(seq) AS last FROM ${settings.qualified} WHERE session_id = $1`, [id])
-  return checkedLast(Number(rows[0].count), Number(rows[0].last ?? 0), settings, id)
-}
-
-/** Every entry and the highest `seq`, in one statement; the same `SESSION_DAMAGED` as `lastStoredSeq` when entries are missing. */
+/**
+ * Every entry and the highest `seq` (0 when new), in one statement; throws `SESSION_DAMAGED`
+ * when entries are missing or one is not valid (`entriesOf`).
+ */
 async function storedEntries(client: ClientBase, settings: Settings, id: string): Promise<{ lastSeq: number, entries: SessionEntry[] }> {
   const { rows } = await client.query<EntryRow>(rowsQuery(settings), [id])
   const lastSeq = checkedLast(rows.length, Number(rows.at(-1)?.seq ?? 0), settings, id)
