@@ -96,7 +96,9 @@ export function isBoundTo(request: RequestEntry, tool: string, args: unknown, ru
 
 /**
  * Checks the approval rules entry by entry, in log order. `problem` answers for one entry (and
- * takes it in); a log is refused at the first entry with a problem.
+ * takes it in); a log is refused at the first entry with a problem. A session store runs it over
+ * what it loads and what it appends, so it never writes an entry its load would refuse (the
+ * JSONL and PostgreSQL stores do).
  */
 export class ApprovalLedger {
   /** The ids and names of each turn's calls, from its assistant message. */

@@ -18,6 +18,7 @@ export { stateOf, PluginState } from './session-state.js'
 export { redactedSession, redactEntry, type TextRedactor } from './session-redact.js'
 export { parseSessionLog, readSession, SessionLogError, type SessionLogContents } from './session-file.js'
 export { newEntryProblem, sessionEntryProblem } from './session-entry.js'
+export { ApprovalLedger } from './approval-entries.js'
 export { buildMessages, unanswered, type Unanswered } from './transcript.js'
 export { DEPENDS_ON, referencedIds } from './references.js'
 export type {

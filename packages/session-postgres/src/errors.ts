@@ -56,6 +56,11 @@ export function unavailable(settings: Settings, id: string, error: unknown): Pos
     'nothing was stored: check that the server is running and reachable, and the user and password', safeCause(error, settings))
 }
 
+/** `ENTRY_INVALID`: an entry not appended, for `problem`; nothing of it was stored and the store goes on. */
+export function entryInvalid(id: string, problem: string): PostgresSessionError {
+  return new PostgresSessionError('ENTRY_INVALID', `session entry not appended to postgres ${sessionName(id)}: ${problem}`)
+}
+
 /** A write failed or the connection was lost: this store is done. */
 export function writeFailed(settings: Settings, id: string, error: unknown): PostgresSessionError {
   return new PostgresSessionError('SESSION_WRITE_FAILED',

@@ -6,9 +6,10 @@
  * out in the next single INSERT, one transaction, and each append resolves only once that
  * transaction has committed (flushed to disk: synchronous_commit on). An entry's shape is
  * checked when it is appended; its JSON is written as its batch is taken, as the JSONL store
- * does: an entry JSON cannot hold, or one too big for a row (`entry-size.ts`), is then refused
- * alone and the rest of the batch goes on, so that a batch's results cost no serializing
- * before the model's next request.
+ * does: an entry JSON cannot hold, one too big for a row (`entry-size.ts`), or an approval
+ * entry that breaks the rules of approvals after what the session holds (`ApprovalLedger`, which
+ * a load checks too), is then refused alone and the rest of the batch goes on, so that a
+ * batch's results cost no serializing before the model's next request.
  * A batch is stored whole or not at all. After any failure (the server down, the connection
  * lost, a write refused) every append in flight and every later call rejects: nothing is
  * dropped silently and nothing is written after a gap. `close()` waits for the appends in
@@ -16,10 +17,10 @@
  * a later `load` or `append` rejects (`SESSION_WRITE_FAILED`, "the store is closed") instead of
  * opening the session again behind its owner's back.
  */
-import { newEntryProblem, type NewSessionEntry, type SessionEntry, type SessionStore } from '@rein/agent'
+import { newEntryProblem, type ApprovalLedger, type NewSessionEntry, type SessionEntry, type SessionStore } from '@rein/agent'
 import { entryColumns, type EntryColumns } from './entry-json.js'
 import { BATCH_BYTES, ELEMENT_BYTES, entrySizeProblem, jsonbBytes, limits } from './entry-size.js'
-import { PostgresSessionError, connectionLost, sessionName, storeClosed, writeFailed } from './errors.js'
+import { PostgresSessionError, connectionLost, entryInvalid, sessionName, storeClosed, writeFailed } from './errors.js'
 import { settingsOf, type PostgresSessionOptions, type Settings } from './options.js'
 import { sessionIdProblem } from './session-id.js'
 import { openWriter, type Writer } from './writer.js'
@@ -108,7 +109,7 @@ export function postgresSession(options: PostgresSessionOptions): PostgresSessio
         for (const p of queue.splice(0)) p.reject(failure)
         continue
       }
-      const batch = takeBatch(queue, id)
+      const batch = takeBatch(queue, writer.ledger, id)
       if (batch.length === 0) continue
       const first = lastSeq + 1
       try {
@@ -210,10 +211,6 @@ function sizedColumns(entry: NewSessionEntry, id: string): Sized | PostgresSessi
   return problem === undefined ? { columns, jsonb } : entryInvalid(id, problem)
 }
 
-function entryInvalid(id: string, problem: string): PostgresSessionError {
-  return new PostgresSessionError('ENTRY_INVALID', `session entry not appended to postgres ${sessionName(id)}: ${problem}`)
-}
-
 /** Resolves after the promise reactions queued now, and those they queue, have run. */
 function afterMicrotasks(): Promise<void> {
   return new Promise((resolve) => setImmediate(resolve))
@@ -230,10 +227,11 @@ function sessionIdOf(options: PostgresSessionOptions): string {
 /**
  * The next batch, its columns written: the oldest appends, up to the size one INSERT carries
  * (its entries one jsonb array that PostgreSQL can hold); an entry bigger than that goes alone.
- * An append JSON cannot hold, or too big for a row, is refused here and left out (the batch may
- * come out empty).
+ * An append JSON cannot hold, too big for a row, or breaking the rules of approvals after the
+ * entries before it (`ledger`, which takes in each entry taken) is refused here and left out
+ * (the batch may come out empty).
  */
-function takeBatch(queue: Pending[], id: string): Taken[] {
+function takeBatch(queue: Pending[], ledger: ApprovalLedger, id: string): Taken[] {
   const batch: Taken[] = []
   let chars = 0
   let jsonb = BATCH_BYTES
@@ -249,6 +247,12 @@ function takeBatch(queue: Pending[], id: string): Taken[] {
     if (batch.length > 0 && (chars + size > MAX_BATCH_CHARS || jsonb + ELEMENT_BYTES + sized.jsonb > limits.jsonbBytes)) {
       pending.sized = sized // left in the queue, its columns written, to lead the next batch
       break
+    }
+    // The ledger reads no `seq`: the entry is checked as it stands, and taken in when it passes.
+    const problem = ledger.problem(pending.entry as SessionEntry)
+    if (problem !== undefined) {
+      pending.reject(entryInvalid(id, `${problem}; a load would refuse the session after it`))
+      continue
     }
     chars += size
     jsonb += ELEMENT_BYTES + sized.jsonb

@@ -10,12 +10,15 @@
  * same key: refused while a writer holds it, and keeping a writer from opening until the
  * commit, but not other such inserts) and `after` is the last `seq` stored; the primary key
  * `(session_id, seq)` makes two inserts racing for one place land one. The commit waits for
- * the flush to disk, as the writer's do.
+ * the flush to disk, as the writer's do. Before that, the entry is checked against the rules
+ * of approvals over the entries up to `after` (`ApprovalLedger`), as the last `peek` left them
+ * when it read up to `after` (as `answerApproval` does), else read again; the INSERT's own
+ * condition then makes sure they are still the entries it follows.
  */
-import type { NewSessionEntry, SessionEntry } from '@rein/agent'
+import { ApprovalLedger, type NewSessionEntry, type SessionEntry } from '@rein/agent'
 import { connect, type Connection } from './connection.js'
 import type { EntryColumns } from './entry-json.js'
-import { unavailable, writeFailed } from './errors.js'
+import { entryInvalid, unavailable, writeFailed } from './errors.js'
 import { sessionKey } from './lock-key.js'
 import type { Settings } from './options.js'
 import { readEntries, type Queryable } from './read-entries.js'
@@ -24,7 +27,10 @@ import { describeHolder, lockedError } from './writer-lock.js'
 /** The reads and conditional appends of one store that is not its session's writer. */
 export interface SharedAccess {
   peek(): Promise<SessionEntry[]>
-  /** Stores `entry` (`columns`: as `entryColumns` wrote it) as `after + 1`, or resolves `undefined` when the log moved on. */
+  /**
+   * Stores `entry` (`columns`: as `entryColumns` wrote it) as `after + 1`, or resolves `undefined`
+   * when the log moved on; rejects `ENTRY_INVALID` when the entry breaks the rules of approvals.
+   */
   appendAfter(entry: NewSessionEntry, columns: EntryColumns, after: number): Promise<SessionEntry | undefined>
   /** Closes the connection opened for a connection string, if any. */
   close(): Promise<void>
@@ -50,17 +56,31 @@ export function sharedAccess(settings: Settings, id: string): SharedAccess {
     }
     return (await opened).client
   }
+  // The approvals of the entries up to `lastSeq`, as the last read left them: an append right after those is checked against them.
+  let known: { lastSeq: number, ledger: ApprovalLedger } | undefined
+  const read = async (): Promise<SessionEntry[]> => {
+    const ledger = new ApprovalLedger()
+    let entries: SessionEntry[]
+    try {
+      entries = await readEntries(await db(), settings, id, ledger)
+    } catch (error) {
+      // No table yet (nothing was ever stored here): the session is empty, as a writer would find it.
+      if ((error as { cause?: { code?: unknown } }).cause?.code !== UNDEFINED_TABLE) throw error
+      entries = []
+    }
+    known = { lastSeq: entries.at(-1)?.seq ?? 0, ledger }
+    return entries
+  }
   return {
-    async peek() {
-      try {
-        return await readEntries(await db(), settings, id)
-      } catch (error) {
-        // No table yet (nothing was ever stored here): the session is empty, as a writer would find it.
-        if ((error as { cause?: { code?: unknown } }).cause?.code === UNDEFINED_TABLE) return []
-        throw error
-      }
-    },
+    peek: read,
     async appendAfter(entry, columns, after) {
+      if (known?.lastSeq !== after) await read()
+      // Used once: the check below takes the entry in, whether or not the INSERT then lands.
+      const ledger = known?.lastSeq === after ? known.ledger : undefined
+      known = undefined
+      if (!ledger) return undefined // the log is not at `after`: nothing is written after it
+      const problem = ledger.problem(entry as SessionEntry)
+      if (problem !== undefined) throw entryInvalid(id, `${problem}; a load would refuse the session after it`)
       const queryable = await db()
       let row: { free: boolean, stored: string }
       try {
@@ -78,7 +98,9 @@ export function sharedAccess(settings: Settings, id: string): SharedAccess {
         throw writeFailed(settings, id, error)
       }
       if (!row.free) throw lockedError(id, await describeHolder(queryable, BigInt(key)).catch(() => undefined))
-      return Number(row.stored) === 1 ? Object.assign({}, entry, { seq: after + 1 }) as SessionEntry : undefined
+      if (Number(row.stored) !== 1) return undefined
+      known = { lastSeq: after + 1, ledger }
+      return Object.assign({}, entry, { seq: after + 1 }) as SessionEntry
     },
     async close() {
       const connection = await opened?.catch(() => undefined)

@@ -2,7 +2,8 @@
  * Opening a session for writing, in this order: one dedicated connection, named after this
  * process and set to wait for each commit to be flushed (`synchronous_commit = on`); the table
  * made sure of; the session's writer lock taken (these three asked in one statement); every
- * entry read and checked as a `load` checks it (no gap, each valid), so that no append lands
+ * entry read and checked as a `load` checks it (no gap, each valid, the rules of approvals
+ * kept: the ledger is kept, to check each append against), so that no append lands
  * after a damaged log, whether the first call was a `load` or an `append`. A new session costs
  * that one statement, as reading its last `seq` did; a long one costs what its `load` would.
  * Any step failing closes the connection and throws a `PostgresSessionError` saying which.
@@ -10,7 +11,7 @@
  * that holds the lock: when the connection is lost, the lock and the right to write go with it.
  */
 import type { ClientBase } from 'pg'
-import type { SessionEntry } from '@rein/agent'
+import { ApprovalLedger, type SessionEntry } from '@rein/agent'
 import { connect } from './connection.js'
 import { PostgresSessionError, reasonOf, safeCause, sessionName, unavailable } from './errors.js'
 import { sessionKey } from './lock-key.js'
@@ -24,6 +25,8 @@ export interface Writer {
   client: ClientBase
   key: bigint
   lastSeq: number
+  /** The approvals of every entry stored, to check each append against (a load would refuse one that breaks their rules). */
+  ledger: ApprovalLedger
   /** Every entry as the session was opened, when it was opened for a `load`. */
   entries?: SessionEntry[]
   /** Lets go of the lock and closes the connection. */
@@ -49,9 +52,10 @@ export async function openWriter(settings: Settings, id: string, onLost: (error:
     step = 'take the session\'s writer lock'
     if (!first.locked) await takeWriterLock(client, key, id)
     step = 'read the session'
-    const { lastSeq, entries } = await storedEntries(client, settings, id)
+    const ledger = new ApprovalLedger()
+    const { lastSeq, entries } = await storedEntries(client, settings, id, ledger)
     return {
-      client, key, lastSeq, entries: withEntries ? entries : undefined,
+      client, key, lastSeq, ledger, entries: withEntries ? entries : undefined,
       async close() {
         await releaseWriterLock(client, key).catch(() => {})
         await connection.end()
@@ -71,10 +75,10 @@ export async function openWriter(settings: Settings, id: string, onLost: (error:
  * Every entry and the highest `seq` (0 when new), in one statement; throws `SESSION_DAMAGED`
  * when entries are missing or one is not valid (`entriesOf`).
  */
-async function storedEntries(client: ClientBase, settings: Settings, id: string): Promise<{ lastSeq: number, entries: SessionEntry[] }> {
+async function storedEntries(client: ClientBase, settings: Settings, id: string, ledger: ApprovalLedger): Promise<{ lastSeq: number, entries: SessionEntry[] }> {
   const { rows } = await client.query<EntryRow>(rowsQuery(settings), [id])
   const lastSeq = checkedLast(rows.length, Number(rows.at(-1)?.seq ?? 0), settings, id)
-  return { lastSeq, entries: entriesOf(rows, settings, id) }
+  return { lastSeq, entries: entriesOf(rows, settings, id, ledger) }
 }
 
 function checkedLast(count: number, last: number, settings: Settings, id: string): number {

@@ -25,13 +25,16 @@ describeWithPostgres('postgresSession', (db) => {
     it('stores a tool output without the token it printed, and its call as it ran', async () => {
       const id = newId()
       const store = redactedSession(postgresSession({ connectionString: db().server.url, id }), redact)
-      await store.append({ type: 'tool/call', turn: 1, index: 0, call: { id: 'c1', name: 'sh', arguments: { cmd: 'curl -H "Bearer tok-1"' } } })
+      const call = { id: 'c1', name: 'sh', arguments: { cmd: 'curl -H "Bearer tok-1"' } }
+      await store.append({ type: 'message', turn: 1, message: { role: 'assistant', content: '', toolCalls: [call] } })
+      await store.append({ type: 'tool/call', turn: 1, index: 0, call })
       await store.append({
         type: 'tool/result', turn: 1, index: 0,
         message: { role: 'tool', toolCallId: 'c1', content: [{ type: 'text', text: 'Authorization: Bearer tok-1' }], isError: false },
       })
       await store.close?.()
       expect(await storedEntries(db().admin, id)).toMatchObject([
+        { type: 'message' },
         { type: 'tool/call', call: { arguments: { cmd: 'curl -H "Bearer tok-1"' } } },
         { type: 'tool/result', message: { content: [{ type: 'text', text: 'Authorization: Bearer [REDACTED]' }] } },
       ])
@@ -120,14 +123,16 @@ describeWithPostgres('postgresSession', (db) => {
     const cyclic: Record<string, unknown> = {}
     cyclic.self = cyclic
     const call = (index: number, args: object) => ({ type: 'tool/call' as const, turn: 1, index, call: { id: `c${index}`, name: 'n', arguments: args } })
+    const toolCalls = [0, 1, 2, 3].map((index) => call(index, {}).call)
+    await store.append({ type: 'message', turn: 1, message: { role: 'assistant', content: '', toolCalls } })
     // Appended in one go: one batch.
     const appends = [store.append(call(0, {})), store.append(call(1, cyclic)), store.append(call(2, { big: 1n })), store.append(call(3, { a: 1 }))]
     const settled = await Promise.allSettled(appends)
     expect(settled.map((s) => s.status)).toEqual(['fulfilled', 'rejected', 'rejected', 'fulfilled'])
-    expect(settled.flatMap((s) => s.status === 'fulfilled' ? [s.value.seq] : [])).toEqual([1, 2])
+    expect(settled.flatMap((s) => s.status === 'fulfilled' ? [s.value.seq] : [])).toEqual([2, 3])
     expect(settled.flatMap((s) => s.status === 'rejected' ? [(s.reason as PostgresSessionError).code] : [])).toEqual(['ENTRY_INVALID', 'ENTRY_INVALID'])
     expect((settled[2] as PromiseRejectedResult).reason.message).toContain('it cannot be written as JSON (Do not know how to serialize a BigInt)')
-    expect((await store.load()).map((e) => e.type === 'tool/call' ? e.call.id : e.type)).toEqual(['c0', 'c3'])
+    expect((await store.load()).map((e) => e.type === 'tool/call' ? e.call.id : e.type)).toEqual(['message', 'c0', 'c3'])
     await store.close()
   })
 
@@ -211,7 +216,7 @@ describeWithPostgres('postgresSession', (db) => {
     const run = dying.run('go')
     await gate.whenRunning(2)
     gate.release('c1')
-    await expect.poll(async () => (await storedEntries(db().admin, id)).filter((e) => (e as { type: string }).type === 'tool/result')).toHaveLength(1)
+    await expect.poll(async () => (await storedEntries(db().admin, id)).filter((e) => (e as { type: string }).type === 'tool/result'), { timeout: 15_000 }).toHaveLength(1)
     await killWriter(db().admin, id)
     gate.release('c2')
     const died = await run
