@@ -145,9 +145,10 @@ describe('rein mcp serve with agent: { approvals: park } (the real command, spaw
     const file = /in session (\S+): answer it/.exec(text(await client.callTool({ name: 'everything__get-sum', arguments: { a: 2, b: 3 } })))?.[1]
     expect(file).toBeDefined()
     expect((await readdir(sessions)).filter((name) => name.endsWith('.jsonl')).sort()).toEqual([basename(file!), 'notes.jsonl', recent].sort())
-    // Closing the client ends stdin, and the server with it (close() waits for the process to exit).
+    // Closing the client ends stdin, and the server with it (close() waits up to 2 s for the
+    // process to exit, then sends SIGTERM, which ends it the same way): wait for the file to go.
     await client.close()
-    expect((await readdir(sessions)).sort()).toEqual(['notes.jsonl', recent].sort())
+    await expect.poll(async () => (await readdir(sessions)).sort(), { timeout: 30_000 }).toEqual(['notes.jsonl', recent].sort())
   })
 })
 

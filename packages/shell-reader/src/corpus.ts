@@ -94,7 +94,7 @@ export const CORPUS: readonly Spelling[] = [
   // Wrappers.
   { line: 'env FOO=1 rm x', reads: ['env FOO=1 rm x', '=rm x'] },
   { line: 'A=1 /usr/bin/env -i PATH=/bin rm x', reads: ['=env -i PATH=/bin rm x', '=rm x'] },
-  { line: "env -S 'rm x'", reads: ['env -S rm x', '?env -S rm x'] },
+  { line: "env -S 'rm x'", reads: ['env -S rm x', 'rm x'], runs: true },
   { line: 'command rm x', reads: ['command rm x', 'rm x'] },
   { line: 'exec rm x', reads: ['exec rm x', 'rm x'] },
   { line: 'nohup rm x &', reads: ['nohup rm x', 'rm x'] },
@@ -291,4 +291,14 @@ export const CORPUS: readonly Spelling[] = [
   { line: "at now <<< 'rm x'", reads: ['at now', 'rm x'] },
   { line: 'E=-exec; find . -name x "$E" rm {} +', reads: ['=E=-exec', 'find . -name x $E rm {} +', '?find . -name x $E rm {} +'], runs: true },
   { line: "E=';'; find . -maxdepth 0 -exec true \"$E\" -exec rm x \\;", reads: ['=E=;', 'find . -maxdepth 0 -exec true $E -exec rm x ;', 'true $E -exec rm x', 'rm x'], runs: true },
+  // Found in the fifth review: commands that ssh, scp, rsync and git run on this machine.
+  { line: "ssh -o ProxyCommand='rm x' host", reads: ['ssh -o ProxyCommand=rm x host', 'rm x'] },
+  { line: "ssh host -o 'proxycommand rm x'", reads: ['ssh host -o proxycommand rm x', 'rm x'] },
+  { line: "H='-oProxyCommand=rm x'; ssh \"$H\" uptime", reads: ['=H=-oProxyCommand=rm x', 'ssh $H uptime', '?ssh $H uptime'] },
+  { line: "scp -o ProxyCommand='rm x' a host:", reads: ['scp -o ProxyCommand=rm x a host:', 'rm x'] },
+  { line: "rsync -avze 'rm x' a host:", reads: ['rsync -avze rm x a host:', 'rm x'] },
+  { line: "git -c alias.x='!rm x' x", reads: ['git -c alias.x=!rm x x', '?git -c alias.x=!rm x x'] },
+  { line: "git rebase -ix 'rm x' main", reads: ['git rebase -ix rm x main', 'rm x'] },
+  { line: 'git bisect run rm x', reads: ['git bisect run rm x', 'rm x'] },
+  { line: "git submodule foreach 'rm x'", reads: ['git submodule foreach rm x', 'rm x'] },
 ]

@@ -356,3 +356,37 @@ export function bwrap(words: readonly Word[]): Wrapped[] {
 }
 
 const literal = (text: string): Word => ({ parts: [{ kind: 'literal', text, quoted: true }] })
+
+/** env's options before `-S` that take a value (`-u NAME`, `-C DIR`) and their long names. */
+const ENV_VALUE = /^-[i0v]*[uC]$|^--(?:unset|chdir)$/
+
+/**
+ * `env [options] [-S STRING] …`: `-S` (`--split-string`) splits the string into words, which
+ * take its place as env's own arguments (options, settings, the command). A string of plain words
+ * is split at blanks and read so; one with quotes, escapes, `$` or `#` (which env reads in its
+ * own way) is unknown.
+ */
+export function env(words: readonly Word[]): Wrapped[] {
+  for (let i = 1; i < words.length; i++) {
+    const text = staticText(words[i])
+    if (text === undefined || text === '--' || !text.startsWith('-') || text === '-') break
+    if (ENV_VALUE.test(text)) {
+      i++
+      continue
+    }
+    const short = /^-([i0v]*)S(.*)$/s.exec(text)
+    let flags = ''
+    let attached: string | undefined
+    if (short) {
+      flags = short[1]
+      attached = short[2] === '' ? undefined : short[2]
+    } else if (text.startsWith('--split-string=')) attached = text.slice('--split-string='.length)
+    else if (text !== '--split-string') continue
+    const string = attached ?? (words[i + 1] && staticText(words[i + 1]))
+    if (string === undefined || !/^[^'"\\$#]*$/.test(string)) return [UNKNOWN]
+    const parts = string.split(/[ \t\n\v\f\r]+/).filter((part) => part !== '').map(literal)
+    const rest = words.slice(i + (attached === undefined ? 2 : 1))
+    return env([...words.slice(0, i), ...(flags === '' ? [] : [literal(`-${flags}`)]), ...parts, ...rest])
+  }
+  return launched(LAUNCHERS.env, words)
+}

@@ -138,3 +138,25 @@ function shortOptions(cluster: string, spec: OptionSpec, seen: Set<string>): Ste
 }
 
 const literal = (text: string): Word => ({ parts: [{ kind: 'literal', text, quoted: true }] })
+
+/**
+ * Whether a word known only at run time, or a glob, could be an option of a program that reads
+ * options anywhere (`rsync`, `git rebase`) or before its operands (`ssh`, `scp`): it could start
+ * with `-` (it starts with an expansion, `"$x"`, or a glob character, `*.c` — a file may be named
+ * `-e sh x.sh`), or split into several words (`$x` unquoted). `"user@$host"`, `./*.c` and
+ * `"src/$x"` cannot.
+ */
+export function mayBeOption(word: Word): boolean {
+  if (word.parts.some((part) => part.kind === 'dynamic' && part.quoted !== true)) return true
+  for (const part of word.parts) {
+    if (part.kind === 'dynamic') return true
+    if (part.text === '') continue
+    return !part.quoted && /^[*?[]/.test(part.text)
+  }
+  return false
+}
+
+/** Whether a word can become several words, or none: an unquoted expansion (split) or a glob. */
+export function splits(word: Word): boolean {
+  return word.parts.some((part) => part.quoted !== true && (part.kind === 'dynamic' || /[*?[]/.test(part.text)))
+}

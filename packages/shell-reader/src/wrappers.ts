@@ -4,15 +4,19 @@
  * with the items it reads, written `rm {}`. A wrapper whose options cannot be told apart from
  * the command it runs yields `unknown`, which the reader treats as a command it cannot name;
  * so do `source FILE` (a file's code, run in this shell) and builtins that evaluate text as code
- * (`evaluation.ts`). Anything not listed here is read as the command it is (`ssh host 'rm x'` is
- * only `ssh`).
+ * (`evaluation.ts`). Anything not listed here is read as the command it is. `ssh host 'rm x'` is
+ * only `ssh` (the command runs on the other side); what ssh, scp, sftp and rsync run here
+ * (`-o ProxyCommand=…`, `rsync -e …`) is read by `remote.ts`, and the commands git runs
+ * (`rebase -x`, `-c …`) by `git.ts`.
  */
 import { compoundAssignments } from './arrays.js'
 import { evaluatesCode } from './evaluation.js'
 import { compileGlob } from './glob.js'
-import { arch, bwrap, capsh, flock, launched, LAUNCHERS, runcon, schedtool, setarch, SETARCH_NAMES, sg, typescript } from './launchers.js'
+import { git } from './git.js'
+import { arch, bwrap, capsh, env, flock, launched, LAUNCHERS, runcon, schedtool, setarch, SETARCH_NAMES, sg, typescript } from './launchers.js'
 import { scanOptions, type OptionSpec } from './options.js'
 import { packageRunner } from './packages.js'
+import { remote } from './remote.js'
 import { screen, tmux } from './sessions.js'
 import { staticText, type Word } from './syntax.js'
 
@@ -80,6 +84,7 @@ const UNKNOWN: Wrapped = { kind: 'unknown' }
  */
 export function wrapped(name: string, words: readonly Word[], feed: Feed): Wrapped[] {
   if (name === 'exec') return exec(words, feed)
+  if (name === 'env') return env(words)
   if (Object.hasOwn(LAUNCHERS, name)) return launched(LAUNCHERS[name], words)
   if (SHELLS.has(name)) return shell(words, feed)
   if (SETARCH_NAMES.has(name)) return setarch(name, words)
@@ -102,6 +107,11 @@ export function wrapped(name: string, words: readonly Word[], feed: Feed): Wrapp
     case 'bun': return packageRunner(name, words)
     case 'at':
     case 'batch': return at(words)
+    case 'ssh':
+    case 'scp':
+    case 'sftp':
+    case 'rsync': return remote(name, words)
+    case 'git': return git(words)
     // `newgrp [-] [GROUP]` starts a shell, which reads standard input; its operand is a group.
     case 'newgrp': return [{ kind: 'stdin' }]
     // GNU parallel builds commands from its arguments, `:::` lists and standard input.
