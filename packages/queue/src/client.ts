@@ -7,10 +7,20 @@
 import { Queue } from 'bullmq'
 import { cancelRun, type CancelOutcome } from './cancel.js'
 import type { RunJobData, RunResult } from './job.js'
-import { PREFIX, keysOf, type QueueTarget } from './options.js'
+import { MAX_TIMER_MS, PREFIX, count, keysOf, type QueueTarget } from './options.js'
 import { bullConnection, checkRedis, openConnection } from './redis.js'
 import { submitRun, type SubmitRequest, type Submitted } from './submit.js'
-import { RunWatcher } from './watch.js'
+import { RECHECK_MS, RunWatcher } from './watch.js'
+
+/** Where a client works, and how it waits. */
+export interface ClientOptions extends QueueTarget {
+  /**
+   * How often a wait reads its job's state again (ms, default 5000), besides following the
+   * queue's events: a wait whose end event was lost (trimmed from the stream while the waiter
+   * was behind, or gone with a Redis that restarted empty) ends this much later, not never.
+   */
+  recheckMs?: number
+}
 
 /** Submits and cancels runs on one queue. */
 export interface QueueClient {
@@ -22,14 +32,15 @@ export interface QueueClient {
 }
 
 /** Checks Redis and connects to the queue of `target`. */
-export async function createQueueClient(target: QueueTarget): Promise<QueueClient> {
+export async function createQueueClient(target: ClientOptions): Promise<QueueClient> {
   const keys = keysOf(target, 'queue client')
+  const recheckMs = count('queue client', 'recheckMs', target.recheckMs, RECHECK_MS, 10, MAX_TIMER_MS)
   await checkRedis(target.redis, 'queue client')
   const queue = new Queue<RunJobData, RunResult>(keys.name, { connection: bullConnection(target.redis), prefix: PREFIX })
   queue.on('error', () => {}) // an outage: calls wait until Redis is back
   const redis = openConnection(target.redis)
   let watcher: Promise<RunWatcher> | undefined
-  const watching = () => watcher ??= RunWatcher.open(queue, redis, target.redis)
+  const watching = () => watcher ??= RunWatcher.open(queue, redis, target.redis, recheckMs)
   return {
     submit: (request) => submitRun(queue, watching, request),
     cancel: (session, options) => cancelRun({ queue, redis, keys, watcher: watching }, session, options?.waitMs),
@@ -41,7 +52,7 @@ export async function createQueueClient(target: QueueTarget): Promise<QueueClien
 }
 
 /** Submits one run with a client of its own. */
-export async function submit(options: QueueTarget & SubmitRequest): Promise<Submitted> {
+export async function submit(options: ClientOptions & SubmitRequest): Promise<Submitted> {
   const client = await createQueueClient(options)
   try {
     return await client.submit(options)
@@ -51,7 +62,7 @@ export async function submit(options: QueueTarget & SubmitRequest): Promise<Subm
 }
 
 /** Cancels the run of one session with a client of its own. */
-export async function cancel(options: QueueTarget & { session: string, waitMs?: number }): Promise<CancelOutcome> {
+export async function cancel(options: ClientOptions & { session: string, waitMs?: number }): Promise<CancelOutcome> {
   const client = await createQueueClient(options)
   try {
     return await client.cancel(options.session, { waitMs: options.waitMs })

@@ -1,9 +1,10 @@
 /**
  * The shape of a run as a BullMQ job, shared by submitters and workers. A job is
  * `{ session, task }`, or `{ session, continuation: true }` for a run that goes on without new
- * input (a turn parked for approval, once it is answered); a worker adds `inputAfter` (how many entries the session had before
- * this job wrote anything) before it writes, so that whoever resumes the job knows what of
- * the session is its own. One run per session at a time: the session is the job's
+ * input (a turn parked for approval, once it is answered). Nothing a worker learns is written
+ * back into the job: how far a job got is read from the session itself (`marker.ts`), so job
+ * data that is stale or that someone wrote by hand cannot make a worker repeat or skip the
+ * task. One run per session at a time: the session is the job's
  * deduplication id, so BullMQ refuses a second job for it until the first is finished.
  */
 import { randomUUID } from 'node:crypto'
@@ -21,8 +22,6 @@ export interface RunJobData {
   task?: string
   /** The run adds no message: it continues the session (`agent.run()`), e.g. a turn parked for approval. */
   continuation?: true
-  /** Set by the first worker to start the job, before it writes: the session's length then. */
-  inputAfter?: number
 }
 
 /** How a run ended, as its submitter sees it. */
@@ -50,14 +49,12 @@ export function newJobId(): string {
 /** Reads the job data a worker was given, or says what is wrong with it. */
 export function jobDataProblem(data: unknown): string | undefined {
   if (typeof data !== 'object' || data === null) return 'the job has no data; a run job is { session, task } or { session, continuation: true }'
-  const { session, task, continuation, inputAfter } = data as Record<string, unknown>
+  // Other fields are ignored: an older worker's `inputAfter`, above all, is never trusted.
+  const { session, task, continuation } = data as Record<string, unknown>
   const problem = sessionIdProblem(session)
   if (problem !== undefined) return `"session" ${problem}`
   if (continuation !== undefined && continuation !== true) return '"continuation" must be true when present'
   if (continuation === true && task !== undefined) return 'a continuation has no "task": it adds no message'
   if (continuation === undefined && typeof task !== 'string') return '"task" must be a string'
-  if (inputAfter !== undefined && (typeof inputAfter !== 'number' || !Number.isInteger(inputAfter) || inputAfter < 0)) {
-    return '"inputAfter" must be a whole number'
-  }
   return undefined
 }

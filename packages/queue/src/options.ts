@@ -42,11 +42,26 @@ export function keysOf(target: QueueTarget, caller: string): QueueKeys {
   }
 }
 
-/** A whole number of at least `min`, or the default when undefined. */
-export function count(caller: string, option: string, value: unknown, fallback: number, min = 1): number {
+/**
+ * The longest a Node.js timer waits (2^31 - 1 ms, about 24.8 days): a longer one fires after
+ * 1 ms, so a lock or interval beyond it would turn into a busy loop.
+ */
+export const MAX_TIMER_MS = 2 ** 31 - 1
+
+/** The bounds of a worker's numeric options (`count`); `rein worker` checks its flags against them too. */
+export const WORKER_LIMITS = {
+  concurrency: { min: 1, max: 10_000 },
+  lockDurationMs: { min: 100, max: MAX_TIMER_MS },
+  stalledIntervalMs: { min: 100, max: MAX_TIMER_MS },
+  maxStalledCount: { min: 0, max: 1_000_000 },
+} as const
+
+/** A whole number from `min` to `max`, or the default when undefined. */
+export function count(caller: string, option: string, value: unknown, fallback: number, min = 1, max = Number.MAX_SAFE_INTEGER): number {
   if (value === undefined) return fallback
-  if (typeof value !== 'number' || !Number.isInteger(value) || value < min) {
-    throw invalid(caller, `"${option}" must be a whole number of at least ${min}, got ${JSON.stringify(value)}`)
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {
+    const range = max === Number.MAX_SAFE_INTEGER ? `of at least ${min}` : `from ${min} to ${max}`
+    throw invalid(caller, `"${option}" must be a whole number ${range}, got ${JSON.stringify(value)}`)
   }
   return value
 }
@@ -103,6 +118,25 @@ export function redactRedis(text: string, url: string): string {
     // not a URL: nothing more to cut
   }
   return out
+}
+
+/**
+ * What is wrong with a PostgreSQL URL, or undefined: it must be a `postgres://` or
+ * `postgresql://` URL (or, as the `pg` client also takes, a `socket:` URL or a socket folder
+ * `/path db`). The client itself reads any other text as a host name, so a malformed URL would
+ * fail later as a server that cannot be found.
+ */
+export function postgresUrlProblem(url: unknown): string | undefined {
+  if (typeof url !== 'string' || url === '') return 'is missing'
+  if (url.startsWith('/')) return undefined
+  let protocol: string
+  try {
+    protocol = new URL(url).protocol
+  } catch {
+    return 'is not a URL; write it as postgres://user:password@host:port/db'
+  }
+  if (protocol === 'postgres:' || protocol === 'postgresql:' || protocol === 'socket:') return undefined
+  return `must start with postgres:// or postgresql://, got ${JSON.stringify(protocol)}`
 }
 
 function checkRedisUrl(url: unknown, caller: string): void {

@@ -1,24 +1,31 @@
 /**
  * What a worker does with a job, given what the session holds. A job may be started more than
  * once (its worker died, or lost its lock): every attempt after the first continues the
- * session as it stands and never adds the task again, so the transcript holds it once.
- * Guarantee: the decision depends only on the stored session and the job's data, so every
- * worker makes the same one. The agent's own resume repair then settles calls left without a
- * result (reconciled, else TOOL_OUTCOME_UNKNOWN, when their `tool/call` was logged; else TOOL_NOT_STARTED);
- * a call with a stored result is never run again.
+ * session as it stands and never adds the task again, so the transcript holds it once, and an
+ * attempt after the run ended reports the stored outcome and runs nothing.
+ * Guarantee: the decision depends only on the stored session and the job's id and kind (task
+ * or continuation), never on progress written in the job's data, so every worker makes the
+ * same one, whether its copy of the job is current or not. What the session says of a job is
+ * its markers (`marker.ts`): written before the job's first entry and when its run ended. The
+ * agent's own resume repair then settles calls left without a result (reconciled, else
+ * TOOL_OUTCOME_UNKNOWN, when their `tool/call` was logged; else TOOL_NOT_STARTED); a call with
+ * a stored result is never run again.
  */
 import { unanswered, type SessionEntry } from '@rein/agent'
-import type { RunJobData } from './job.js'
+import type { RunJobData, RunResult } from './job.js'
+import { marksOf } from './marker.js'
 
 /** What to do with one attempt of a job. */
 export type RunPlan =
-  /** Nothing of this job is in the session: record `inputAfter`, then run with the task. */
-  | { kind: 'fresh', inputAfter: number }
-  /** An earlier attempt wrote the task (and maybe more): run on without new input. */
+  /** Nothing of this job but perhaps its start marker is in the session: run with the task. */
+  | { kind: 'fresh' }
+  /** An earlier attempt wrote the task (or this is a continuation): run on without new input. */
   | { kind: 'resume', repairs: Repairs }
   /** An earlier attempt got the model's final answer: report it, ask nothing. */
   | { kind: 'finished', text: string }
-  /** A continuation of a session that holds nothing to go on from. */
+  /** An earlier attempt's run ended and stored its outcome: report it, run nothing. */
+  | { kind: 'ended', result: RunResult }
+  /** Nothing to run: a continuation of an empty session, or a job the session has moved on from. */
   | { kind: 'nothing', reason: string }
 
 /** Calls left without a result, by how the agent's repair will settle them. */
@@ -27,15 +34,23 @@ export interface Repairs {
   notStarted: number
 }
 
-/** Plans one attempt of `data`'s job on a session holding `entries`. */
-export function planRun(entries: readonly SessionEntry[], data: RunJobData): RunPlan {
+/**
+ * Plans one attempt of job `jobId` (data `data`) on a session holding `entries`, read with the
+ * session's writer lock held. Whether the job has written anything is read from its start
+ * marker; what comes after the marker is the job's own.
+ */
+export function planRun(entries: readonly SessionEntry[], data: RunJobData, jobId: string): RunPlan {
+  const marks = marksOf(entries, jobId)
+  if (marks.outcome !== undefined) return { kind: 'ended', result: marks.outcome }
+  if (marks.laterJob !== undefined) {
+    return { kind: 'nothing', reason: `job ${marks.laterJob} ran on the session after this job ${jobId} started, which stored no outcome: this attempt runs nothing` }
+  }
   if (data.continuation) return planContinuation(entries)
-  const after = data.inputAfter
-  if (after === undefined) return { kind: 'fresh', inputAfter: entries.length }
-  const own = entries.slice(after)
+  if (marks.started === undefined) return { kind: 'fresh' }
+  const own = entries.slice(marks.started + 1)
   // The agent writes the task as the first user message of its run; until then nothing of
   // this job is stored but perhaps the session's system message.
-  if (!own.some((entry) => entry.type === 'message' && entry.message.role === 'user')) return { kind: 'fresh', inputAfter: after }
+  if (!own.some((entry) => entry.type === 'message' && entry.message.role === 'user')) return { kind: 'fresh' }
   // A plugin's `state` entry says nothing about how far the run got.
   const last = own.findLast((entry) => entry.type !== 'state')
   if (last?.type === 'message' && last.message.role === 'assistant' && !(last.message.toolCalls?.length)) {

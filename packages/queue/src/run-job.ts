@@ -1,18 +1,24 @@
 /**
  * One attempt of one run job, on a worker. It opens the job's session in PostgreSQL (one
  * writer per session, enforced by the database), decides from what is stored whether this is
- * a fresh run or a resumed one (`planRun`), gets an agent on that session (`agents.ts`: a new
- * agent of the worker's shared harness, or a harness of its own) and runs it with a signal that
- * aborts when the run is cancelled; the run's progress is its own agent's events only.
+ * a fresh run, a resumed one or one already ended (`planRun`), gets an agent on that session
+ * (`agents.ts`: a new agent of the worker's shared harness, or a harness of its own) and runs
+ * it with a signal that aborts when the run is cancelled; the run's progress is its own agent's
+ * events only. With the writer lock held it marks the session with the job's id before the job
+ * writes anything, and stores the run's outcome there when it ends (`marker.ts`): an attempt
+ * whose worker lost the job's lock before it opened the session (another worker may have run
+ * the job to its end meanwhile) finds them, and reports the stored outcome instead of running
+ * the task again.
  * Guarantees: the task is written to the session at most once; a call whose result is stored is
- * never run again (the agent's resume repair settles the others); every way a run ends is a
- * `RunResult`. Only what happens before the run begins throws, so that BullMQ tries the job
- * again later: PostgreSQL away, and Redis failing to record `inputAfter` (each spends one of
- * the job's attempts). A session another process still holds is not a failure: the holder is
- * alive (PostgreSQL lets go of a dead one's lock at once), most likely a worker cut off from
- * Redis finishing this very run, so the job is put back, delayed, without spending an attempt
- * (`DelayedError`), for as long as the holder keeps it; the attempt after it lets go finds the
- * answer stored. The submitter is told only that the session is in use; who holds it (pid,
+ * never run again (the agent's resume repair settles the others); a run that ended (any kind)
+ * is not run again by a later attempt of its job; every way a run ends is a `RunResult`. Only
+ * what happens before the run begins throws, so that BullMQ tries the job again later:
+ * PostgreSQL away, before the session is read or while its start marker is written (each
+ * spends one of the job's attempts). A session another process still holds is not a failure:
+ * the holder is alive (PostgreSQL lets go of a dead one's lock at once), most likely a worker
+ * cut off from Redis finishing this very run, so the job is put back, delayed, without
+ * spending an attempt (`DelayedError`), for as long as the holder keeps it; the attempt after
+ * it lets go finds the outcome stored. The submitter is told only that the session is in use; who holds it (pid,
  * host, backend, address) goes to the worker's log.
  */
 import { DelayedError, type Job } from 'bullmq'
@@ -24,6 +30,7 @@ import { CANCELLED, type CancelListener } from './cancel-channel.js'
 import { jobDataProblem, type RunJobData, type RunResult } from './job.js'
 import { observeRuns, type RunProgress } from './progress.js'
 import { progressSender } from './progress-sender.js'
+import { marksOf, outcomeMarker, startMarker } from './marker.js'
 import { planRun, textOf } from './resume.js'
 
 /** What every attempt on a worker shares. */
@@ -73,7 +80,7 @@ export async function runJob(job: Job<RunJobData, RunResult>, token: string | un
     if (await cancelled.finally(() => loading)) return ended({ kind: 'aborted', text: '', error: 'cancelled before this attempt started' })
     // A session id or option the store refuses: no later attempt differs.
     if (!store || !loading) return ended(failure(refused))
-    let entries
+    let entries: SessionEntry[]
     try {
       const read = await loading
       if ('error' in read) throw read.error
@@ -87,10 +94,12 @@ export async function runJob(job: Job<RunJobData, RunResult>, token: string | un
       progress.send({ kind: 'waiting', at: Date.now(), worker: env.worker, reason: error.message })
       throw error
     }
-    const plan = planRun(entries, data)
+    const plan = planRun(entries, data, job.id!)
+    if (plan.kind === 'ended') return ended(plan.result)
     if (plan.kind === 'finished') return ended({ kind: 'completed', text: plan.text })
     if (plan.kind === 'nothing') return ended({ kind: 'error', text: '', error: `session ${JSON.stringify(data.session)}: ${plan.reason}` })
-    if (plan.kind === 'fresh' && data.inputAfter === undefined) await job.updateData({ ...data, inputAfter: plan.inputAfter })
+    // Before the task (and anything else of this job): what every later attempt plans from.
+    if (marksOf(entries, job.id!).started === undefined) entries = [...entries, await store.append(startMarker(job.id!))]
     progress.send({
       kind: 'started', at: Date.now(), worker: env.worker, attempt: job.attemptsStarted, resumed: plan.kind === 'resume',
       repaired: plan.kind === 'resume' ? plan.repairs : { outcomeUnknown: 0, notStarted: 0 },
@@ -103,8 +112,10 @@ export async function runJob(job: Job<RunJobData, RunResult>, token: string | un
     }
     const stop = observeRuns(run.ctx, progress.send, run.name)
     try {
-      const outcome = await run.agent.run(plan.kind === 'fresh' ? data.task : undefined, { signal: controller.signal })
-      return ended(resultOf(outcome))
+      const result = resultOf(await run.agent.run(plan.kind === 'fresh' ? data.task : undefined, { signal: controller.signal }))
+      // A store that failed mid-run refuses this too: a later attempt then plans from the transcript.
+      await store.append(outcomeMarker(job.id!, result)).catch(() => {})
+      return ended(result)
     } finally {
       stop()
     }

@@ -17,7 +17,7 @@ import { migrate } from '@rein/session-postgres'
 import { CancelListener } from './cancel-channel.js'
 import { QueueCodes, QueueError } from './codes.js'
 import { JOB_NAME, type RunJobData, type RunResult } from './job.js'
-import { PREFIX, count, keysOf, redactRedis, text, type QueueTarget } from './options.js'
+import { PREFIX, WORKER_LIMITS, count, keysOf, postgresUrlProblem, redactRedis, text, type QueueTarget } from './options.js'
 import { bullConnection, checkRedis } from './redis.js'
 import { agentSourceOf, checkHarness, type HarnessFactory, type SharedHarness } from './agents.js'
 import { runJob } from './run-job.js'
@@ -41,13 +41,16 @@ export interface WorkerOptions extends QueueTarget {
    * `approvalPrompt`, else a deny. A harness built per run keeps its own `agent.approvals`.
    */
   approvals?: ApprovalsMode
-  /** The PostgreSQL the sessions live in: `postgres://user:password@host:port/db`. */
+  /** The PostgreSQL the sessions live in: `postgres://user:password@host:port/db` (a malformed URL: `POSTGRES_UNAVAILABLE`). */
   postgres: string
-  /** Runs at once in this process (default 4). */
+  /** Runs at once in this process (default 4, at most 10,000). */
   concurrency?: number
-  /** How long a job's lock lasts without renewal (default 30000): a dead worker's runs wait this long, at most, before they can be taken over. */
+  /**
+   * How long a job's lock lasts without renewal (ms, default 30000, from 100 to 2^31 - 1, a
+   * Node.js timer's longest): a dead worker's runs wait this long, at most, before they can be taken over.
+   */
   lockDurationMs?: number
-  /** How often this worker looks for jobs whose lock has expired (default 30000). */
+  /** How often this worker looks for jobs whose lock has expired (ms, default 30000, from 100 to 2^31 - 1). */
   stalledIntervalMs?: number
   /** How many times one job may be taken over after its worker died before it fails (default 3). */
   maxStalledCount?: number
@@ -81,10 +84,14 @@ export async function createWorker(options: WorkerOptions): Promise<RunWorker> {
   }
   const agents = agentSourceOf(options.harness, CALLER, approvals)
   const postgres = text(CALLER, 'postgres', options.postgres)
-  const concurrency = count(CALLER, 'concurrency', options.concurrency, 4)
-  const lockDuration = count(CALLER, 'lockDurationMs', options.lockDurationMs, 30_000, 100)
-  const stalledInterval = count(CALLER, 'stalledIntervalMs', options.stalledIntervalMs, 30_000, 100)
-  const maxStalledCount = count(CALLER, 'maxStalledCount', options.maxStalledCount, 3, 0)
+  const malformed = postgresUrlProblem(postgres)
+  if (malformed !== undefined) throw new QueueError(QueueCodes.POSTGRES_UNAVAILABLE, `${CALLER}: the PostgreSQL URL ${malformed} (--postgres or REIN_DATABASE_URL)`)
+  const limit = (option: keyof typeof WORKER_LIMITS, fallback: number) =>
+    count(CALLER, option, options[option], fallback, WORKER_LIMITS[option].min, WORKER_LIMITS[option].max)
+  const concurrency = limit('concurrency', 4)
+  const lockDuration = limit('lockDurationMs', 30_000)
+  const stalledInterval = limit('stalledIntervalMs', 30_000)
+  const maxStalledCount = limit('maxStalledCount', 3)
   const name = options.name ?? `${hostname()}:${process.pid}`
   const log = options.log ?? (() => {})
 
@@ -134,8 +141,15 @@ export async function createWorker(options: WorkerOptions): Promise<RunWorker> {
   }
 }
 
-/** Logs a Redis error once, not once per reconnect attempt, with any password cut out. */
-function quietly(log: (line: string) => void, url: string): (error: Error) => void {
+/** BullMQ's errors about one job's lock or key (`Missing lock for job <id>. moveToFinished`, ...): nothing retries them. */
+const JOB_LOCK_LOST = /^(Missing (lock|key) for job |could not renew lock for job |Lock mismatch for job |Job \S+ is not in the )/
+
+/**
+ * Logs a Redis error once, not once per reconnect attempt, with any password cut out. A
+ * connection's errors are retried (it reconnects); an error about one job's lock is not: this
+ * worker no longer holds that job, and says what becomes of it.
+ */
+export function quietly(log: (line: string) => void, url: string): (error: Error) => void {
   let last = ''
   let at = 0
   return (error) => {
@@ -143,6 +157,9 @@ function quietly(log: (line: string) => void, url: string): (error: Error) => vo
     if (message === last && Date.now() - at < 10_000) return
     last = message
     at = Date.now()
-    log(`redis: ${message}; retrying`)
+    log(JOB_LOCK_LOST.test(message)
+      ? `redis: ${message}: not retried; this worker no longer holds the job (its lock lapsed: another worker may ` +
+        'take it over, and reports the outcome stored in the session; or Redis lost it)'
+      : `redis: ${message}; retrying`)
   }
 }

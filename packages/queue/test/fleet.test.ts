@@ -21,12 +21,22 @@ describeWithServers('rein worker processes under load', (servers) => {
     const starts: Array<RunProgress & { kind: 'started' }> = []
     let callStarts = 0
     let crashed: Promise<void> | undefined
-    const onProgress = (event: RunProgress) => {
-      if (event.kind === 'started') starts.push(event)
-      // A third of the way in, every worker has runs with calls in flight.
-      if (event.kind === 'call-start' && ++callStarts === Math.round((SESSIONS * CALLS) / 3)) crashed = victim.crash()
+    // The victim's calls started, by session: it is killed before any of its runs can end.
+    const victimCalls = new Map<string, number>()
+    const workerOf = new Map<string, string>()
+    const onProgress = (session: string) => (event: RunProgress) => {
+      if (event.kind === 'started') {
+        starts.push(event)
+        workerOf.set(session, event.worker)
+      }
+      if (event.kind !== 'call-start' || crashed) return
+      const mine = workerOf.get(session) === victim.name ? (victimCalls.get(session) ?? 0) + 1 : 0
+      victimCalls.set(session, mine)
+      // A third of the way in, every worker has runs with calls in flight; at the latest when
+      // one of the victim's runs starts its last call but one.
+      if (++callStarts === Math.round((SESSIONS * CALLS) / 3) || mine === CALLS - 1) crashed = victim.crash()
     }
-    const submitted = await Promise.all(sessions.map((session) => client.submit({ session, task: `ledger:${session}`, onProgress })))
+    const submitted = await Promise.all(sessions.map((session) => client.submit({ session, task: `ledger:${session}`, onProgress: onProgress(session) })))
     await crashed
     await client.close()
     await Promise.all(fleet.slice(1).map((w) => w.stop()))

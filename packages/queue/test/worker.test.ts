@@ -141,8 +141,11 @@ describeWithServers('createWorker and submit', (servers) => {
     const holder = postgresSession({ connectionString: servers().postgres.url, id: session })
     await holder.load()
     const running = await worker(queue, fixture)
-    const submitted = submit({ redis, queue, session, task: `ledger:${session}` })
-    await sleep(1200)
+    // The first attempt found the session held (it says so as progress): free it then.
+    let waiting!: () => void
+    const triedOnce = new Promise<void>((resolve) => { waiting = resolve })
+    const submitted = submit({ redis, queue, session, task: `ledger:${session}`, onProgress: (p) => { if (p.kind === 'waiting') waiting() } })
+    await triedOnce
     expect(await ledger(servers().admin, [session])).toEqual([])
     await holder.close()
     const { result } = await submitted

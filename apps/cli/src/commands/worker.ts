@@ -33,15 +33,16 @@ Ctrl-C or SIGTERM stops taking runs and waits for those in progress; a second on
 
 Options:
   -c, --config <file>       the harness file (default ./rein.yaml)
-  --concurrency <n>         runs at once in this process (default 4)
+  --concurrency <n>         runs at once in this process (default 4, at most 10000)
   --redis <url>             the queue's Redis, redis://[:password@]host:port[/db]
                             (default: REIN_REDIS_URL)
   --postgres <url>          the sessions' PostgreSQL, postgres://user:password@host:port/db
                             (default: REIN_DATABASE_URL)
   --queue <name>            the queue (default runs)
   --lock-duration <ms>      how long a run's lock lasts unrenewed: how soon a dead worker's
-                            runs can be taken over (default 30000)
-  --stalled-interval <ms>   how often this worker looks for such runs (default 30000)`,
+                            runs can be taken over (default 30000; 100 to 2147483647)
+  --stalled-interval <ms>   how often this worker looks for such runs (default 30000;
+                            100 to 2147483647)`,
   options: {
     config: { type: 'string', short: 'c' },
     concurrency: { type: 'string' },
@@ -55,8 +56,18 @@ Options:
   async run(args, io) {
     const redis = redisUrl(args, io, 'worker')
     const postgres = postgresUrl(args, io, 'worker')
-    const [{ memorySession }, { loadHarness }, { createWorker, postgresTarget, redisTarget }] =
+    const [{ memorySession }, { loadHarness }, { createWorker, postgresTarget, postgresUrlProblem, redisTarget, WORKER_LIMITS }] =
       await Promise.all([import('@rein/agent'), import('@rein/loader'), queueModule()])
+    const malformed = postgresUrlProblem(postgres)
+    if (malformed !== undefined) {
+      throw new UsageError(`rein worker: the PostgreSQL URL ${malformed} (${stringOption(args, 'postgres') !== undefined ? '--postgres' : 'REIN_DATABASE_URL'})`)
+    }
+    // The flags are checked before anything is loaded, against the queue's own bounds.
+    const numbers = {
+      concurrency: whole(args, 'concurrency', WORKER_LIMITS.concurrency),
+      lockDurationMs: whole(args, 'lock-duration', WORKER_LIMITS.lockDurationMs),
+      stalledIntervalMs: whole(args, 'stalled-interval', WORKER_LIMITS.stalledIntervalMs),
+    }
     const configPath = resolve(io.cwd, stringOption(args, 'config', 'rein.yaml'))
     // Runs get their sessions from PostgreSQL: the file's `session:` path is not opened.
     const harness = await loadHarness(configPath, { session: memorySession(), env: io.env })
@@ -68,9 +79,7 @@ Options:
         harness,
         // Nobody answers at a worker's terminal: asks park unless the file says otherwise.
         approvals: harness.config.agent.approvals ?? 'park',
-        concurrency: whole(args, 'concurrency'),
-        lockDurationMs: whole(args, 'lock-duration'),
-        stalledIntervalMs: whole(args, 'stalled-interval'),
+        ...numbers,
         log: (line) => println(io.stderr, `rein worker: ${line}`),
       })
       println(io.stderr, `rein worker: ${running.name} takes runs from queue "${running.queue}" at Redis ${redisTarget(redis)}; ` +
@@ -93,12 +102,14 @@ export function redisUrl(args: Parsed, io: Io, command: string): string {
   return url
 }
 
-/** A whole-number option, or undefined when not given. */
-function whole(args: Parsed, name: string): number | undefined {
+/** A whole-number option from `min` to `max`, or undefined when not given; a usage error naming the flag otherwise. */
+function whole(args: Parsed, name: string, { min, max }: { min: number, max: number }): number | undefined {
   const value = stringOption(args, name)
   if (value === undefined) return undefined
   if (!/^\d+$/.test(value)) throw new UsageError(`rein worker: --${name} must be a whole number, not "${value}"`)
-  return Number(value)
+  const number = Number(value)
+  if (number < min || number > max) throw new UsageError(`rein worker: --${name} must be from ${min} to ${max}, not ${value}`)
+  return number
 }
 
 /** Resolves on the first Ctrl-C or SIGTERM (after `onFirst`); the second one exits now. */
