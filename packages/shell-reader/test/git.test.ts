@@ -1,18 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { readCommandLine } from '../src/read.js'
-import { parseBash } from '../src/parser.js'
-
-/** The commands a line reads as, `?` before a name known only at run time, `=` when it assigns. */
-function reads(line: string): string[] {
-  const reading = readCommandLine(line, parseBash)
-  if (!reading.ok) throw new Error(reading.reason)
-  return reading.commands.map((c) => `${c.known ? '' : '?'}${c.assigns ? '=' : ''}${c.words.join(' ')}`)
-}
-
-/** The commands after the line's own first one: what git runs. */
-const runs = (line: string) => [line, reads(line).slice(1)]
-/** Whether the line reads as something known only at run time. */
-const unknown = (line: string) => [line, reads(line).some((c) => c.startsWith('?'))]
+import { reads, runs, unknown } from './reads.js'
 
 describe('what git runs', () => {
   it('reads configuration and programs set before the subcommand as unknown, and skips the values of global options', () => {

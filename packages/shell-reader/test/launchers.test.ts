@@ -1,18 +1,8 @@
 import { describe, expect, it } from 'vitest'
-import { readCommandLine } from '../src/read.js'
-import { parseBash } from '../src/parser.js'
-
-/** The commands a line reads as, `?` before a name known only at run time, `=` when it assigns. */
-function reads(line: string): string[] {
-  const reading = readCommandLine(line, parseBash)
-  if (!reading.ok) throw new Error(reading.reason)
-  return reading.commands.map((c) => `${c.known ? '' : '?'}${c.assigns ? '=' : ''}${c.words.join(' ')}`)
-}
+import { reads, unknown } from './reads.js'
 
 /** The last command a line reads as: what its innermost wrapper runs. */
 const last = (line: string) => [line, reads(line).at(-1)]
-/** Whether the line reads as something known only at run time. */
-const unknown = (line: string) => [line, reads(line).some((c) => c.startsWith('?'))]
 
 describe('launchers of the fourth review', () => {
   it('reads macOS arch after its architecture options, with -e as settings; Linux arch with no operand as itself', () => {

@@ -2,15 +2,9 @@
 import { describe, expect, it } from 'vitest'
 import { evaluatesCode, plainAssignment, setsVariables } from '../src/evaluation.js'
 import { parseBash } from '../src/parser.js'
-import { readCommandLine } from '../src/read.js'
+import { reads } from './reads.js'
 import type { Word } from '../src/syntax.js'
 
-/** The commands a line reads as, `?` before an unknown one, `=` when it assigns. */
-function reads(line: string): string[] {
-  const reading = readCommandLine(line, parseBash)
-  if (!reading.ok) throw new Error(reading.reason)
-  return reading.commands.map((c) => `${c.known ? '' : '?'}${c.assigns ? '=' : ''}${c.words.join(' ')}`)
-}
 
 /** Whether the line has a command known only at run time. */
 const unknown = (line: string) => reads(line).some((command) => command.startsWith('?'))

@@ -1,13 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { readCommandLine } from '../src/read.js'
-import { parseBash } from '../src/parser.js'
-
-/** The commands a line reads as, `?` before a name known only at run time, `=` when it assigns. */
-function reads(line: string): string[] {
-  const reading = readCommandLine(line, parseBash)
-  if (!reading.ok) throw new Error(reading.reason)
-  return reading.commands.map((c) => `${c.known ? '' : '?'}${c.assigns ? '=' : ''}${c.words.join(' ')}`)
-}
+import { reads } from './reads.js'
 
 describe('wrappers', () => {
   it('reads the command a wrapper runs after its own options and settings', () => {
