@@ -8,3 +8,4 @@
  */
 export { reinTools, type ReinToolsHarness, type ReinToolsOptions, type ToolsLike } from './tools.js'
 export { modelText } from './text.js'
+export { ReinToolError } from './errors.js'

@@ -5,7 +5,7 @@ import * as timeoutPolicy from '@rein/plugin-timeout-policy'
 import { generateText, stepCountIs, streamText } from 'ai'
 import type { Context } from 'cordis'
 import { afterEach, describe, expect, it } from 'vitest'
-import { reinTools } from '../src/index.js'
+import { ReinToolError, reinTools } from '../src/index.js'
 import { scriptedModel, toolOutputs } from './model.js'
 
 /** Tools for the tests: `add`, `wait` (ends on its signal, or never), and what each call saw. */
@@ -30,6 +30,12 @@ function testTools(seen: ToolExec[], started?: () => void, reasons: unknown[] = 
           signal.addEventListener('abort', () => { reasons.push(signal.reason); reject(signal.reason) }, { once: true })
           started?.()
         }),
+      }))
+      ctx.tools.register(defineTool({
+        name: 'quote',
+        description: 'Returns its text.',
+        parameters: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] },
+        execute: (args: { text: string }) => args.text,
       }))
       ctx.tools.register(defineTool({
         name: 'remove',
@@ -74,6 +80,20 @@ function expectRefusalsAndSuccess(outputs: Record<string, string>) {
   expect(outputs.c4).toContain('missing required property "b"')
 }
 
+/** What the app sees of step 1 (`steps[0].content`): a result for the success, an error with rein's code for each refusal. */
+function expectErrorParts(content: readonly { type: string, toolCallId?: string, output?: unknown, error?: unknown }[]) {
+  const byId = new Map(content.filter((part) => part.type === 'tool-result' || part.type === 'tool-error').map((part) => [part.toolCallId, part]))
+  expect(byId.get('c1')).toMatchObject({ type: 'tool-result', output: '5' })
+  const codes: Record<string, string> = { c2: 'TOOL_DENIED', c3: 'TOOL_TIMEOUT', c4: 'INVALID_ARGS' }
+  for (const [id, code] of Object.entries(codes)) {
+    const part = byId.get(id)!
+    expect(part.type).toBe('tool-error')
+    expect(part.error).toBeInstanceOf(ReinToolError)
+    expect(part.error).toMatchObject({ code, result: { isError: true } })
+  }
+  expect(byId.get('c2')!.error).toMatchObject({ message: 'Error: removing is not allowed here', reason: 'removing is not allowed here' })
+}
+
 describe('reinTools with generateText', () => {
   it('runs each call through the plugins and shows the model the text rein would', async () => {
     const seen: ToolExec[] = []
@@ -84,8 +104,32 @@ describe('reinTools with generateText', () => {
     expect(result.steps).toHaveLength(3)
     expectRefusalsAndSuccess(toolOutputs(model.doGenerateCalls[1].prompt))
     expect(toolOutputs(model.doGenerateCalls[2].prompt).c5).toBe('2')
+    expectErrorParts(result.steps[0].content)
+    expect(result.steps[0].toolResults.map((part) => part.toolCallId)).toEqual(['c1'])
     // The call ids the pipeline saw are the model's.
     expect(seen.map((exec) => exec.id)).toEqual(['c1', 'c3', 'c5'])
+  })
+
+  it('keeps a success whose text starts with "Error: " a result', async () => {
+    const harness = await harnessWith([])
+    const model = scriptedModel([[{ id: 'q1', name: 'quote', input: { text: 'Error: a line of a log' } }]])
+    const result = await generateText({ model, tools: reinTools(harness), stopWhen: stepCountIs(3), prompt: 'go' })
+    expect(result.steps[0].content.filter((part) => part.type === 'tool-error')).toEqual([])
+    expect(result.steps[0].toolResults).toEqual([expect.objectContaining({ toolCallId: 'q1', output: 'Error: a line of a log' })])
+  })
+
+  it('answers a call to a name the set does not hold with the AI SDK\'s error, and goes on', async () => {
+    const harness = await harnessWith([])
+    const tools = reinTools(harness)
+    const model = scriptedModel([
+      [{ id: 'k1', name: 'constructor', input: {} }, { id: 'k2', name: 'toString', input: {} }],
+      [{ id: 'a1', name: 'add', input: { a: 1, b: 2 } }],
+    ])
+    const result = await generateText({ model, tools, stopWhen: stepCountIs(5), prompt: 'go' })
+    expect(result.text).toBe('done')
+    expect(result.steps).toHaveLength(3)
+    expect(result.steps[0].content.filter((part) => part.type === 'tool-error').map((part) => part.toolCallId)).toEqual(['k1', 'k2'])
+    expect(toolOutputs(model.doGenerateCalls[2].prompt).a1).toBe('3')
   })
 
   it('offers every tool, a denied one included, with its JSON Schema', async () => {
@@ -93,7 +137,7 @@ describe('reinTools with generateText', () => {
     const model = scriptedModel([])
     await generateText({ model, tools: reinTools(harness), prompt: 'go' })
     const offered = model.doGenerateCalls[0].tools ?? []
-    expect(offered.map((tool) => tool.name).sort()).toEqual(['add', 'remove', 'wait'])
+    expect(offered.map((tool) => tool.name).sort()).toEqual(['add', 'quote', 'remove', 'wait'])
     expect(offered.find((tool) => tool.name === 'add')).toMatchObject({
       type: 'function', description: 'Adds two numbers.', inputSchema: { required: ['a', 'b'] } })
   })
@@ -123,7 +167,7 @@ describe('reinTools with generateText', () => {
 
   it('accepts a cordis Context and refuses anything else with a clear error', async () => {
     const harness = await harnessWith([])
-    expect(Object.keys(reinTools(harness.ctx)).sort()).toEqual(['add', 'remove', 'wait'])
+    expect(Object.keys(reinTools(harness.ctx)).sort()).toEqual(['add', 'quote', 'remove', 'wait'])
     expect(() => reinTools({} as never)).toThrow(/expected what createHarness\/loadHarness return/)
   })
 })
@@ -136,6 +180,7 @@ describe('reinTools with streamText', () => {
     expect(await result.text).toBe('done')
     expect(await result.steps).toHaveLength(3)
     expectRefusalsAndSuccess(toolOutputs(model.doStreamCalls[1].prompt))
+    expectErrorParts((await result.steps)[0].content)
   })
 
   it('passes the abort signal to a call in flight', async () => {
@@ -148,5 +193,30 @@ describe('reinTools with streamText', () => {
     await result.consumeStream()
     expect(seen).toHaveLength(1)
     expect(reasons).toEqual([expect.objectContaining({ message: 'user left' })])
+  })
+})
+
+describe('reinTools with a tool named like an Object member', () => {
+  it('holds a tool named __proto__ as an ordinary entry and runs it', async () => {
+    const harness = await createHarness({
+      tools: [{
+        name: 'proto-tools',
+        inject: ['tools'],
+        apply(ctx: Context) {
+          ctx.tools.register(defineTool({ name: '__proto__', description: 'p', parameters: { type: 'object' }, execute: () => 'proto tool ran' }))
+          ctx.tools.register(defineTool({ name: 'echo', description: 'e', parameters: { type: 'object' }, execute: () => 'echo ran' }))
+        },
+      }],
+    })
+    disposers.push(() => harness.dispose())
+    const tools = reinTools(harness)
+    expect(Object.keys(tools).sort()).toEqual(['__proto__', 'echo'])
+    expect(Object.getPrototypeOf(tools)).toBeNull()
+    expect('execute' in tools).toBe(false)
+    const model = scriptedModel([[{ id: 'p1', name: '__proto__', input: {} }, { id: 'x1', name: 'execute', input: {} }]])
+    const result = await generateText({ model, tools, stopWhen: stepCountIs(3), prompt: 'go' })
+    expect((model.doGenerateCalls[0].tools ?? []).map((tool) => tool.name).sort()).toEqual(['__proto__', 'echo'])
+    expect(result.steps[0].toolResults).toEqual([expect.objectContaining({ toolCallId: 'p1', output: 'proto tool ran' })])
+    expect(result.steps[0].content.filter((part) => part.type === 'tool-error').map((part) => part.toolCallId)).toEqual(['x1'])
   })
 })
