@@ -20,6 +20,18 @@ export const STATE_KEY = 'counts'
  */
 export const COUNTED_WITHOUT_TURN = 64
 
+/**
+ * How many keys `counted` keeps within one turn: the most recent ones. The counts are rewritten
+ * on every call, so a turn of thousands of calls (a model may answer with 4,096) must not write
+ * its whole key list with each (it wrote hundreds of megabytes). A call run again after more
+ * than this many later calls of its turn (a parked call approved late) counts again: the budget
+ * errs towards refusing.
+ */
+export const COUNTED_PER_TURN = 256
+
+/** Characters kept of each idempotency key (64 bits of its SHA-256): no two calls of a session share them. */
+const KEY_CHARS = 16
+
 /** One session's counts. */
 export interface Counts {
   /** Calls that reached `tools/execute`, refused ones included. */
@@ -33,8 +45,9 @@ export interface Counts {
   /** The latest calls (at most `window`), oldest first: `[tool, fingerprint of its arguments]`. */
   recent: [string, string][]
   /**
-   * The turn of `counted`, and the idempotency keys of the calls already counted (a re-run
-   * counts once): every call of that turn, or without a turn the `COUNTED_WITHOUT_TURN` latest.
+   * The turn of `counted`, and the idempotency keys (their first `KEY_CHARS` characters) of the
+   * calls already counted (a re-run counts once): the latest `COUNTED_PER_TURN` of that turn, or
+   * without a turn the `COUNTED_WITHOUT_TURN` latest.
    */
   turn: number | null
   counted: string[]
@@ -54,7 +67,7 @@ export function readCounts(state: SessionState): Counts {
       ? record.recent.filter((r): r is [string, string] => Array.isArray(r) && typeof r[0] === 'string' && typeof r[1] === 'string')
       : [],
     turn,
-    counted: Array.isArray(record.counted) ? bounded(record.counted.filter((k): k is string => typeof k === 'string'), turn) : [],
+    counted: Array.isArray(record.counted) ? bounded(record.counted.flatMap((k) => typeof k === 'string' ? [k.slice(0, KEY_CHARS)] : []), turn) : [],
   }
 }
 
@@ -62,7 +75,8 @@ export function readCounts(state: SessionState): Counts {
  * Counts a call under `key` in `turn`: starts the keys afresh for a new turn, adds the call once
  * (one more call, of its tool). False, changing nothing, when the key is counted already.
  */
-export function countCall(counts: Counts, tool: string, key: string, turn: number | null): boolean {
+export function countCall(counts: Counts, tool: string, fullKey: string, turn: number | null): boolean {
+  const key = fullKey.slice(0, KEY_CHARS)
   if (counts.turn !== turn) {
     counts.turn = turn
     counts.counted = []
@@ -76,9 +90,10 @@ export function countCall(counts: Counts, tool: string, key: string, turn: numbe
   return true
 }
 
-/** The keys worth keeping: all of a turn's, else the latest `COUNTED_WITHOUT_TURN`. */
+/** The keys worth keeping: the latest `COUNTED_PER_TURN` of a turn, else the latest `COUNTED_WITHOUT_TURN`. */
 function bounded(keys: string[], turn: number | null): string[] {
-  return turn === null && keys.length > COUNTED_WITHOUT_TURN ? keys.slice(-COUNTED_WITHOUT_TURN) : keys
+  const most = turn === null ? COUNTED_WITHOUT_TURN : COUNTED_PER_TURN
+  return keys.length > most ? keys.slice(-most) : keys
 }
 
 /** The stored counts by tool, as a null-prototype object of the stored object's own keys. */

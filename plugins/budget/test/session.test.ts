@@ -11,7 +11,7 @@ import { jsonlSession, memorySession } from '@rein/agent'
 import * as retry from '@rein/plugin-retry'
 import { callMessage, textMessage, toolCall } from '@rein/testing'
 import { readCounts, STATE_KEY, STATE_PLUGIN } from '../src/index.js'
-import { COUNTED_WITHOUT_TURN } from '../src/counts.js'
+import { COUNTED_PER_TURN, COUNTED_WITHOUT_TURN } from '../src/counts.js'
 import { code, harness, mapState, results, runAgent, tempDir } from './helpers.js'
 
 const reads = (...ids: string[]) => callMessage(ids.map((id) => toolCall(id, 'read', { id })))
@@ -78,6 +78,25 @@ describe('counts kept in the session', () => {
     expect(readCounts(state)).toMatchObject({ calls: 2000, turn: null })
     expect(readCounts(state).counted).toHaveLength(COUNTED_WITHOUT_TURN)
     expect(code(await ctx.tools.execute({ id: 'c1999', name: 'read', arguments: { i: 1999 } }, options))).toBe('ok')
+    expect(readCounts(state).calls).toBe(2000)
+  })
+
+  it('stay small over 2,000 calls in one turn, and the latest calls run again still count once', async () => {
+    const { ctx } = await harness({ repeat: 0 })
+    const state = mapState()
+    const options = { session: { id: 's', state }, turn: 1 }
+    let largest = 0
+    for (let i = 0; i < 2000; i++) {
+      await ctx.tools.execute({ id: `c${i}`, name: 'read', arguments: { i } }, options)
+      largest = Math.max(largest, JSON.stringify(state.get(STATE_PLUGIN, STATE_KEY)).length)
+    }
+    // Each write is bounded: 256 keys of 16 characters, not every key of the turn.
+    expect(largest).toBeLessThan(8_000)
+    expect(readCounts(state)).toMatchObject({ calls: 2000, turn: 1 })
+    expect(readCounts(state).counted).toHaveLength(COUNTED_PER_TURN)
+    for (const i of [1999, 1999 - COUNTED_PER_TURN + 1]) {
+      expect(code(await ctx.tools.execute({ id: `c${i}`, name: 'read', arguments: { i } }, options))).toBe('ok')
+    }
     expect(readCounts(state).calls).toBe(2000)
   })
 
