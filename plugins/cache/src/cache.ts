@@ -1,7 +1,8 @@
 /**
  * The `tools/execute` handler. For an `idempotent` tool: a fresh stored success is returned
  * (`cacheHit`), an identical run in flight is joined (`cacheShared`), else the body runs once and
- * a success is stored. Failures are never stored; a leader's abort is never passed to a joiner.
+ * a success is stored. Identical: same tool, same arguments and, unless `shareAcrossSessions`
+ * covers the tool, same session. Failures are never stored; a leader's abort is never passed to a joiner.
  * Any other call (unless `pure`, or `invalidateOn: 'never'`) is a possible write: as it starts it
  * empties the store and the joinable runs, and no run that overlapped it is stored.
  */
@@ -47,9 +48,16 @@ export function cacheHandler(config: Config, deps: CacheDeps, definitionOf: (nam
     if (flights.size > 0) flights.clear()
   }, config.ttlMs)
   const pure = new Set(config.pure)
+  const { shareAcrossSessions } = config
+  const shared = typeof shareAcrossSessions === 'boolean' ? undefined : new Set(shareAcrossSessions)
+  // A session's id is part of the key unless this tool's results are shared by every session.
+  const sessionOf = (exec: ToolExec): string | undefined => {
+    if (shareAcrossSessions === true || shared?.has(exec.name)) return undefined
+    return exec.session?.id
+  }
 
   const cached = async (exec: ToolExec, next: () => Promise<ToolExecutionResult>): Promise<ToolExecutionResult> => {
-    const key = cacheKey(exec.name, exec.arguments)
+    const key = cacheKey(exec.name, exec.arguments, sessionOf(exec))
     for (;;) {
       const stored = store.get(key)
       if (stored) {

@@ -17,6 +17,12 @@ export interface Config {
   invalidateOn: InvalidateOn
   /** Tools not marked idempotent that change nothing either: their calls clear nothing. */
   pure: string[]
+  /**
+   * `false` (default): results are kept per session (the call's `exec.session.id` is part of
+   * the key; calls without a session share with each other). `true`: every idempotent tool's
+   * results are shared by all sessions; a list: only those tools' results are.
+   */
+  shareAcrossSessions: boolean | string[]
 }
 
 /** What a user may write: every key is optional, the schema fills in the defaults. */
@@ -32,4 +38,6 @@ export const Config: Schema<ConfigInput | undefined, Config> = Schema.object({
     .description("'write': every call of a tool not marked idempotent clears the cache; 'never': only TTL and LRU drop entries."),
   pure: Schema.array(String).default([])
     .description('Names of tools not marked idempotent that change nothing: their calls do not clear the cache.'),
+  shareAcrossSessions: Schema.union([Schema.boolean(), Schema.array(String)]).default(false)
+    .description('false: results are kept per session; true (or a list of tool names): those results are shared by every session, for tools whose answer depends only on their arguments.'),
 })

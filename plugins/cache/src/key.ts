@@ -3,7 +3,8 @@
  * are the same JSON value: object keys are sorted at every depth, so `{a,b}` and `{b,a}` meet.
  * Arguments reaching `tools/execute` are already a lossless JSON snapshot (no undefined, no
  * NaN, no cycles), which is what makes this canonical form exact. `-0` is written `-0`, so it
- * never meets `0` (a tool may tell them apart).
+ * never meets `0` (a tool may tell them apart). By default the session id is part of the key
+ * too (see `cacheKey`), so one session's answer is never served to another.
  */
 
 /** JSON text of `value` with object keys sorted (by UTF-16 code units) at every depth. */
@@ -19,7 +20,11 @@ export function canonicalJson(value: unknown): string {
   return JSON.stringify(value)
 }
 
-/** The key of one call: its tool name and its canonical arguments. */
-export function cacheKey(tool: string, args: unknown): string {
-  return canonicalJson([tool, args])
+/**
+ * The key of one call: its tool name and its canonical arguments, and the session id when the
+ * entry is kept per session. A key with a session never meets one without (the arrays differ
+ * in length), and two sessions never meet each other.
+ */
+export function cacheKey(tool: string, args: unknown, session?: string): string {
+  return session === undefined ? canonicalJson([tool, args]) : canonicalJson([tool, args, session])
 }

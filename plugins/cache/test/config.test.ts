@@ -6,7 +6,7 @@ const load = (config: unknown) => withKernel(cache, config)
 
 describe('the config', () => {
   it('has the contract defaults', () => {
-    expect(cache.Config({})).toEqual({ ttlMs: 300_000, maxEntries: 1000, invalidateOn: 'write', pure: [] })
+    expect(cache.Config({})).toEqual({ ttlMs: 300_000, maxEntries: 1000, invalidateOn: 'write', pure: [], shareAcrossSessions: false })
   })
 
   it('loads and hooks tools/execute with a valid config', async () => {

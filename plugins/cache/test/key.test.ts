@@ -51,3 +51,11 @@ describe('cacheKey', () => {
     expect(cacheKey('a', '1')).not.toBe(cacheKey('a', 1))
   })
 })
+
+describe('cacheKey with a session', () => {
+  it('never meets the key without a session, nor another session\'s', () => {
+    const keys = [cacheKey('t', {}), cacheKey('t', {}, 'alice'), cacheKey('t', {}, 'bob'), cacheKey('t', {}, '')]
+    expect(new Set(keys).size).toBe(4)
+    expect(cacheKey('t', { a: 1 }, 'alice')).toBe(cacheKey('t', { a: 1 }, 'alice'))
+  })
+})

@@ -24,3 +24,16 @@ export const NEVER_RETRIED: ReadonlySet<string> = new Set([
 export const TRANSIENT_HTTP_CODES: ReadonlySet<string> = new Set([
   'HTTP_408', 'HTTP_425', 'HTTP_429', 'HTTP_500', 'HTTP_502', 'HTTP_503', 'HTTP_504',
 ])
+
+/**
+ * The service said "too many requests" or "overloaded": before retrying one of these the
+ * sleep is at least `minOverloadDelayMs`, whatever the backoff draws, so a config with tiny
+ * delays cannot hammer a service that asked for less traffic.
+ */
+export const OVERLOAD_CODES: ReadonlySet<string> = new Set(['HTTP_429', 'HTTP_503', 'RATE_LIMITED', 'UNAVAILABLE'])
+
+/** The most `maxAttempts` may be: a retry loop is for transient failures, not a poll. */
+export const MAX_ATTEMPTS_LIMIT = 100
+
+/** The default `minOverloadDelayMs`. */
+export const DEFAULT_MIN_OVERLOAD_DELAY_MS = 1000

@@ -11,10 +11,10 @@ import { defaultDeps, retryHandler, type RetryDeps } from './retry.js'
 
 export { Config }
 export type { ConfigInput } from './config.js'
-export { DEFAULT_RETRY_ON, NEVER_RETRIED, TRANSIENT_HTTP_CODES } from './codes.js'
+export { DEFAULT_MIN_OVERLOAD_DELAY_MS, DEFAULT_RETRY_ON, MAX_ATTEMPTS_LIMIT, NEVER_RETRIED, OVERLOAD_CODES, TRANSIENT_HTTP_CODES } from './codes.js'
 export { abortableSleep, backoffDelay } from './backoff.js'
 export { childSignal, type ChildSignal } from './signal.js'
-export { isRetryable, retryHandler, type RetryDeps } from './retry.js'
+export { delayBefore, isRetryable, retryHandler, type RetryDeps } from './retry.js'
 
 /** The cordis plugin name. */
 export const name = 'retry'

@@ -3,11 +3,12 @@
  * `maxAttempts` times while the result's code is retryable, sleeping with full-jitter backoff
  * in between; each attempt sees a fresh `exec.signal` that follows the caller's, and the caller's
  * is restored in `finally`. An abort ends the sleep at once and returns the last result.
- * Other tools pass straight through. `exec.meta.attempts` counts the attempts made.
+ * A rate-limit or overload failure (`OVERLOAD_CODES`) is never retried sooner than
+ * `minOverloadDelayMs`. Other tools pass straight through. `exec.meta.attempts` counts the attempts made.
  */
 import { bodyMayStillRun, codeOf, type ExecuteHandler, type ToolDefinition, type ToolExec, type ToolExecutionResult } from '@rein/kernel'
 import { abortableSleep, backoffDelay } from './backoff.js'
-import { NEVER_RETRIED, TRANSIENT_HTTP_CODES } from './codes.js'
+import { NEVER_RETRIED, OVERLOAD_CODES, TRANSIENT_HTTP_CODES } from './codes.js'
 import type { Config } from './config.js'
 import { childSignal } from './signal.js'
 
@@ -33,6 +34,16 @@ export function isRetryable(result: ToolExecutionResult, config: Pick<Config, 'r
   return config.retryOn.includes(code) || (config.retryHttp && TRANSIENT_HTTP_CODES.has(code))
 }
 
+/**
+ * The sleep after failed attempt `attempt`: the full-jitter backoff, raised to
+ * `minOverloadDelayMs` when the service said it is rate-limiting or overloaded.
+ */
+export function delayBefore(attempt: number, result: ToolExecutionResult, config: Pick<Config, 'baseDelayMs' | 'maxDelayMs' | 'minOverloadDelayMs'>, random: () => number): number {
+  const delay = backoffDelay(attempt, config.baseDelayMs, config.maxDelayMs, random)
+  const code = codeOf(result)
+  return code !== undefined && OVERLOAD_CODES.has(code) ? Math.max(delay, config.minOverloadDelayMs ?? 0) : delay
+}
+
 /** Builds the handler. `definitionOf` looks a tool up at call time (`ctx.tools.get`). */
 export function retryHandler(config: Config, deps: RetryDeps, definitionOf: (name: string) => ToolDefinition | undefined): ExecuteHandler {
   const retrying = async (exec: ToolExec, next: () => Promise<ToolExecutionResult>): Promise<ToolExecutionResult> => {
@@ -50,7 +61,7 @@ export function retryHandler(config: Config, deps: RetryDeps, definitionOf: (nam
           exec.signal = caller
         }
         if (attempt >= config.maxAttempts || caller.aborted || !isRetryable(result, config)) return result
-        await deps.sleep(backoffDelay(attempt, config.baseDelayMs, config.maxDelayMs, deps.random), caller)
+        await deps.sleep(delayBefore(attempt, result, config, deps.random), caller)
         if (caller.aborted) return result
       }
     } finally {

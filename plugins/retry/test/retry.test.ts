@@ -142,6 +142,55 @@ describe('the backoff', () => {
   })
 })
 
+describe('the floor before retrying a rate-limit or overload failure', () => {
+  const zero = { maxAttempts: 5, baseDelayMs: 0, maxDelayMs: 0 }
+
+  it('sleeps at least minOverloadDelayMs (default 1000) after HTTP_429, HTTP_503, RATE_LIMITED and UNAVAILABLE, even with zero delays', async () => {
+    const { definition, state } = flaky(['HTTP_429', 'HTTP_503', 'RATE_LIMITED', 'UNAVAILABLE'])
+    const { delays, sleep } = recordingSleep()
+    const ctx = await harness(zero, [definition], { sleep, random: () => 0.5 })
+    expect(summary(await ctx.tools.execute(call()))).toEqual(['OK', 5])
+    expect([delays, state.runs]).toEqual([[1000, 1000, 1000, 1000], 5])
+  })
+
+  it('leaves other retryable codes to the backoff alone', async () => {
+    const { definition } = flaky(['ECONNRESET', 'HTTP_500', 'TOOL_TIMEOUT', 'HTTP_504'])
+    const { delays, sleep } = recordingSleep()
+    const ctx = await harness(zero, [definition], { sleep, random: () => 0.5 })
+    await ctx.tools.execute(call())
+    expect(delays).toEqual([0, 0, 0, 0])
+  })
+
+  it('keeps a longer backoff draw, takes a configured floor, and 0 turns it off', async () => {
+    const longer = recordingSleep()
+    const a = await harness({ baseDelayMs: 4000, maxDelayMs: 4000 }, [flaky(['HTTP_429']).definition], { sleep: longer.sleep, random: () => 0.75 })
+    await a.tools.execute(call())
+    const custom = recordingSleep()
+    const b = await harness({ ...zero, minOverloadDelayMs: 250 }, [flaky(['HTTP_503']).definition], { sleep: custom.sleep, random: () => 0.5 })
+    await b.tools.execute(call())
+    const off = recordingSleep()
+    const c = await harness({ ...zero, minOverloadDelayMs: 0 }, [flaky(['HTTP_503']).definition], { sleep: off.sleep, random: () => 0.5 })
+    await c.tools.execute(call())
+    expect([longer.delays, custom.delays, off.delays]).toEqual([[3000], [250], [0]])
+  })
+
+  it('holds the module\'s own plugin on its timer: no second attempt before the floor has passed', async () => {
+    const { definition, state } = flaky(['HTTP_503'])
+    const ctx = new Context()
+    ctx.plugin(kernel)
+    ctx.plugin(retry, zero)
+    ctx.plugin({ name: 'tools-under-test', inject: ['tools'], apply: (ctx: Context) => ctx.tools.register(definition) })
+    await ctx.start()
+    useFakeClock()
+    const pending = ctx.tools.execute(call())
+    await flush()
+    await vi.advanceTimersByTimeAsync(999)
+    expect(state.runs).toBe(1)
+    await vi.advanceTimersByTimeAsync(1)
+    expect([summary(await pending), state.runs]).toEqual([['OK', 2], 2])
+  })
+})
+
 describe('the signal of each attempt', () => {
   it('is fresh, follows the caller\'s, and the caller\'s is restored afterwards', async () => {
     const signals: AbortSignal[] = []

@@ -6,8 +6,10 @@
 
 /** No spilled output has this locator (never issued, deleted, or from another store). */
 export const SPILL_NOT_FOUND = 'SPILL_NOT_FOUND'
+/** The output was saved, then removed to keep the store within `maxStoreBytes` (oldest first). */
+export const SPILL_EXPIRED = 'SPILL_EXPIRED'
 /** `store: 'external'` is configured but no plugin provides the `spillStore` service. */
 export const SPILL_STORE_UNAVAILABLE = 'SPILL_STORE_UNAVAILABLE'
 
 /** Every code this package produces. */
-export const SpillCodes = { SPILL_NOT_FOUND, SPILL_STORE_UNAVAILABLE } as const
+export const SpillCodes = { SPILL_NOT_FOUND, SPILL_EXPIRED, SPILL_STORE_UNAVAILABLE } as const

@@ -5,6 +5,7 @@
  */
 import { Schema } from 'cordis'
 import { createRedactor, patternProblem } from '@rein/redact'
+import { DEFAULT_MAX_STORE_BYTES } from './bound.js'
 
 export type StoreKind = 'local' | 'memory' | 'external'
 
@@ -19,6 +20,11 @@ export interface SpillConfig {
   store: StoreKind
   /** The directory of the `local` store. */
   dir?: string
+  /**
+   * The most bytes the built-in store (`local` or `memory`) keeps; past it the oldest spilled
+   * outputs are removed first, and reading one fails `SPILL_EXPIRED`. Default 256 MiB.
+   */
+  maxStoreBytes: number
   /**
    * Redact what is spilled (`@rein/redact`'s built-in patterns): `true`, or a list of extra
    * RegExp sources redacted after the built-ins, as audit's `redact`. Default `false`.
@@ -35,6 +41,8 @@ const Fields = Schema.object({
     .description('The most bytes the results of one batch (one assistant message) show inline together; later results past it are spilled.'),
   store: Schema.union(['local', 'memory', 'external']).default('local')
     .description('local: private files; memory: in process; external: a spillStore service from another plugin.'),
+  maxStoreBytes: Schema.natural().min(1).default(DEFAULT_MAX_STORE_BYTES)
+    .description('The most bytes of spilled outputs the local or memory store keeps; the oldest are removed first (default 256 MiB).'),
   dir: Schema.string()
     .description('Directory of the local store (created 0700). Default: a new directory under the OS temp dir.'),
   redact: Schema.union([Schema.boolean(), Schema.array(Schema.string())]).default(false)

@@ -45,16 +45,17 @@ export function apply(ctx: Context, config: SpillConfig) {
 
 function makeStore(config: SpillConfig): SpillStore | undefined {
   switch (config.store) {
-    case 'local': return localStore({ dir: config.dir })
-    case 'memory': return memoryStore()
+    case 'local': return localStore({ dir: config.dir, maxBytes: config.maxStoreBytes })
+    case 'memory': return memoryStore({ maxBytes: config.maxStoreBytes })
     case 'external': return undefined
   }
 }
 
 export { Config, capFor, type SpillConfig, type StoreKind } from './config.js'
-export { SpillCodes, SPILL_NOT_FOUND, SPILL_STORE_UNAVAILABLE } from './codes.js'
-export { SpillNotFoundError, READ_SPILLED, readSpilledHint, type ByteRange, type SpillStore, type SpillMeta, type SavedSpill } from './store.js'
-export { MemorySpillStore, memoryStore } from './memory-store.js'
+export { SpillCodes, SPILL_NOT_FOUND, SPILL_EXPIRED, SPILL_STORE_UNAVAILABLE } from './codes.js'
+export { SpillNotFoundError, SpillExpiredError, READ_SPILLED, readSpilledHint, type ByteRange, type SpillStore, type SpillMeta, type SavedSpill } from './store.js'
+export { MemorySpillStore, memoryStore, type MemoryStoreOptions } from './memory-store.js'
+export { DEFAULT_MAX_STORE_BYTES } from './bound.js'
 export { LocalSpillStore, localStore, type LocalStoreOptions } from './local-store.js'
 export { buildPreview, noticeText, smallestPreviewBytes, type Preview, type NoticeFacts } from './preview.js'
 export { sliceBytes, sliceWindow, windowEnd, type ByteSlice } from './slice.js'

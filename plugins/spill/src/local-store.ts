@@ -11,7 +11,8 @@ import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { utf8Length } from '@rein/retention'
 import { makePrivateDir, makePrivateTempDir, writePrivateFile } from './private-fs.js'
-import { readSpilledHint, SpillNotFoundError, type ByteRange, type SavedSpill, type SpillMeta, type SpillStore } from './store.js'
+import { StoreBound } from './bound.js'
+import { readSpilledHint, SpillExpiredError, SpillNotFoundError, type ByteRange, type SavedSpill, type SpillMeta, type SpillStore } from './store.js'
 
 /** The only locators this store issues or reads: `spill_` and 32 lowercase hex digits. */
 const LOCATOR = /^spill_[0-9a-f]{32}$/
@@ -23,14 +24,27 @@ export interface LocalStoreOptions {
    * `os.tmpdir()`, made on the first save and removed by `close()`.
    */
   dir?: string
+  /**
+   * At most this many bytes of the outputs this store saved are kept on disk; past it the
+   * oldest saved are deleted first. Default 256 MiB.
+   */
+  maxBytes?: number
 }
 
-/** A spill store that keeps each output in its own file. */
+/** A spill store that keeps each output in its own file, within `maxBytes` of what it saved. */
 export class LocalSpillStore implements SpillStore {
   private ready?: Promise<string>
   private temporary?: string
+  private readonly bound: StoreBound
 
-  constructor(private readonly options: LocalStoreOptions = {}) {}
+  constructor(private readonly options: LocalStoreOptions = {}) {
+    this.bound = new StoreBound(options.maxBytes)
+  }
+
+  /** Bytes of the outputs this store saved and still holds. */
+  get bytes(): number {
+    return this.bound.bytes
+  }
 
   /** The directory in use, once the first save or read has prepared it. */
   get directory(): string | undefined {
@@ -39,9 +53,12 @@ export class LocalSpillStore implements SpillStore {
 
   async save(text: string, _meta: SpillMeta): Promise<SavedSpill> {
     const dir = await this.prepare()
+    const bytes = utf8Length(text)
     const locator = `spill_${randomBytes(16).toString('hex')}`
     await writePrivateFile(join(dir, `${locator}.txt`), text)
-    return { locator, bytes: utf8Length(text), retrievalHint: readSpilledHint(locator) }
+    // Counted once written; the outputs past the bound go (a failed unlink leaves a file, never an error).
+    await Promise.all(this.bound.add(locator, bytes).map((removed) => this.unlink(dir, removed).catch(() => {})))
+    return { locator, bytes, retrievalHint: readSpilledHint(locator) }
   }
 
   async read(locator: string): Promise<string> {
@@ -49,7 +66,7 @@ export class LocalSpillStore implements SpillStore {
     try {
       return await readFile(path, 'utf8')
     } catch (error) {
-      throw notFound(error, locator)
+      throw this.missing(error, locator)
     }
   }
 
@@ -60,7 +77,7 @@ export class LocalSpillStore implements SpillStore {
     try {
       file = await open(path, 'r')
     } catch (error) {
-      throw notFound(error, locator)
+      throw this.missing(error, locator)
     }
     try {
       const totalBytes = (await file.stat()).size
@@ -88,9 +105,20 @@ export class LocalSpillStore implements SpillStore {
   async delete(locator: string): Promise<void> {
     if (!LOCATOR.test(locator) || !this.ready) return
     const dir = await this.prepare()
+    this.bound.release(locator)
+    await this.unlink(dir, locator)
+  }
+
+  private async unlink(dir: string, locator: string): Promise<void> {
     await unlink(join(dir, `${locator}.txt`)).catch((error: NodeJS.ErrnoException) => {
       if (error.code !== 'ENOENT') throw error
     })
+  }
+
+  /** A missing file: expired when the bound removed it, else a locator this store does not hold. */
+  private missing(error: unknown, locator: string): unknown {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') return error
+    return this.bound.isExpired(locator) ? new SpillExpiredError(locator, this.bound.maxBytes) : new SpillNotFoundError(locator)
   }
 
   /**
@@ -104,6 +132,7 @@ export class LocalSpillStore implements SpillStore {
     const dir = this.temporary
     this.ready = undefined
     this.temporary = undefined
+    this.bound.clear()
     if (dir) return removeDir(dir)
     if (pending === undefined || this.options.dir !== undefined) return
     const made = await pending.catch(() => undefined)
@@ -141,11 +170,6 @@ export class LocalSpillStore implements SpillStore {
     }
     return dir
   }
-}
-
-/** A missing file is a locator this store does not hold; any other error is passed on. */
-function notFound(error: unknown, locator: string): unknown {
-  return (error as NodeJS.ErrnoException).code === 'ENOENT' ? new SpillNotFoundError(locator) : error
 }
 
 /** Makes a local-files spill store. */

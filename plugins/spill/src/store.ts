@@ -4,7 +4,7 @@
  * store (S3, a database, an HTTP service) is a small object. Every implementation must pass
  * `testSpillStore` from `@rein/testing`.
  */
-import { SPILL_NOT_FOUND } from './codes.js'
+import { SPILL_EXPIRED, SPILL_NOT_FOUND } from './codes.js'
 
 /** What the spill plugin tells a store about the output it saves. */
 export interface SpillMeta {
@@ -56,6 +56,20 @@ export class SpillNotFoundError extends Error {
   constructor(locator: string) {
     super(`no spilled output has the locator ${JSON.stringify(locator)}; use the locator exactly as the notice gives it`)
     this.name = 'SpillNotFoundError'
+  }
+}
+
+/**
+ * Thrown by a built-in store's `read` for an output it removed to stay within its size bound
+ * (`maxStoreBytes`). Its `code` is `SPILL_EXPIRED`; the message tells the model what to do.
+ */
+export class SpillExpiredError extends Error {
+  readonly code = SPILL_EXPIRED
+  constructor(locator: string, maxBytes: number) {
+    super(`the spilled output ${JSON.stringify(locator)} has expired: it was removed to keep the spill store within `
+      + `maxStoreBytes (${maxBytes} bytes), oldest outputs first, and cannot be read any more; `
+      + 'run the tool that produced it again to get the output (and a new locator)')
+    this.name = 'SpillExpiredError'
   }
 }
 

@@ -6,8 +6,8 @@ import * as spill from '../src/index.js'
 
 describe('Config', () => {
   it('defaults to a 50000-byte cap, no overrides and the local store', () => {
-    expect(Config(undefined as any)).toEqual({ maxInlineBytes: 50_000, tools: {}, store: 'local', redact: false })
-    expect(Config({})).toEqual({ maxInlineBytes: 50_000, tools: {}, store: 'local', redact: false })
+    expect(Config(undefined as any)).toEqual({ maxInlineBytes: 50_000, tools: {}, store: 'local', maxStoreBytes: 268_435_456, redact: false })
+    expect(Config({})).toEqual({ maxInlineBytes: 50_000, tools: {}, store: 'local', maxStoreBytes: 268_435_456, redact: false })
   })
 
   it('takes per-tool caps that override the default', () => {
@@ -18,8 +18,8 @@ describe('Config', () => {
   })
 
   it('takes a batch budget, unset by default (an empty value is unset too)', () => {
-    expect(Config({ maxBatchBytes: 100_000 })).toEqual({ maxInlineBytes: 50_000, tools: {}, store: 'local', redact: false, maxBatchBytes: 100_000 })
-    expect(Config({ maxBatchBytes: null } as any)).toEqual({ maxInlineBytes: 50_000, tools: {}, store: 'local', redact: false })
+    expect(Config({ maxBatchBytes: 100_000 })).toEqual({ maxInlineBytes: 50_000, tools: {}, store: 'local', maxStoreBytes: 268_435_456, redact: false, maxBatchBytes: 100_000 })
+    expect(Config({ maxBatchBytes: null } as any)).toEqual({ maxInlineBytes: 50_000, tools: {}, store: 'local', maxStoreBytes: 268_435_456, redact: false })
   })
 
   it.each([
