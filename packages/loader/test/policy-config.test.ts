@@ -188,7 +188,7 @@ describe('other plugins whose schema is a transform refuse a misspelt key', () =
     expect(await refusal(file)).toEqual([
       `${file}:3 plugins[0] (@rein/plugin-audit): unknown config key "redcat" (did you mean "redact"?); valid keys: file, redact, maxStringLength`,
       `${file}:6 plugins[1] (@rein/plugin-spill): unknown config key "maxInlineByte" (did you mean "maxInlineBytes"?); ` +
-        'valid keys: maxInlineBytes, tools, maxBatchBytes, store, dir, redact',
+        'valid keys: maxInlineBytes, tools, maxBatchBytes, store, maxStoreBytes, dir, redact',
       `${file}:9 plugins[2] (@rein/tool-run-code): unknown config key "maxRunMS" (did you mean "maxRunMs"?); ` +
         'valid keys: maxRunMs, memoryLimitBytes, maxStackBytes, tools, maxCalls, maxParallelCalls',
     ])
