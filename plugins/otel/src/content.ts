@@ -1,9 +1,8 @@
 /**
  * Content attributes, recorded only with `captureContent`: rein's messages in the GenAI
  * conventions' message shape (`{ role, parts }`, parts `text`, `tool_call`,
- * `tool_call_response`), and tool arguments and values, each as one JSON string (span
- * attributes hold no nested objects). Never throws: a value JSON cannot hold is recorded as
- * its `String()`.
+ * `tool_call_response`). These build the values; `contentText` (limit.ts) redacts, cuts and
+ * writes each as one JSON string (span attributes hold no nested objects).
  */
 import type { AssistantMessage, ContentBlock, Message } from '@rein/types'
 
@@ -49,11 +48,11 @@ function parts(message: Message): Part[] {
 }
 
 /** `gen_ai.input.messages`: what the model was shown. */
-export function inputMessages(messages: readonly Message[]): string {
-  return json(messages.map((message) => ({ role: message.role, parts: parts(message) })))
+export function inputMessages(messages: readonly Message[]): unknown {
+  return (messages.map((message) => ({ role: message.role, parts: parts(message) })))
 }
 
 /** `gen_ai.output.messages`: the answer, with the finish reason when the provider gave one. */
-export function outputMessages(message: AssistantMessage, finishReason: string | undefined): string {
-  return json([{ role: 'assistant', parts: parts(message), finish_reason: finishReason ?? '' }])
+export function outputMessages(message: AssistantMessage, finishReason: string | undefined): unknown {
+  return ([{ role: 'assistant', parts: parts(message), finish_reason: finishReason ?? '' }])
 }

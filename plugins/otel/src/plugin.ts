@@ -29,6 +29,9 @@ export function apply(ctx: Context, config: OtelConfig) {
     providerName: config.providerName,
     describe: (tool) => tools.get(tool)?.description,
     redact: createRedactor([], { extra: config.redact }),
+    maxStringLength: config.maxStringLength,
+    maxContentLength: config.maxContentLength,
+    maxNameLength: config.maxNameLength,
   }
   const open = new Map<RunTrace, () => void>()
 
