@@ -12,6 +12,7 @@ import { exitNow, interrupts, println, type Io } from './io.js'
 import { attachProgress } from './progress/reporter.js'
 import type { RunStats } from './progress/stats.js'
 import type { ProgressView } from './progress/view.js'
+import { safeText } from './terminal-text.js'
 
 export interface LiveRun {
   harness: Harness
@@ -81,7 +82,7 @@ function report(outcome: RunOutcome, io: Io, view: ProgressView): number {
     }
     case 'error':
       view.close()
-      println(io.stderr, `rein: the run failed: ${outcome.error?.message ?? 'unknown error'}`)
+      println(io.stderr, `rein: the run failed: ${safeText(outcome.error?.message ?? 'unknown error')}`)
       return ExitCodes.FAILURE
   }
 }

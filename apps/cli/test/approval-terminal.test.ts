@@ -1,7 +1,7 @@
 /** The terminal asker's pieces: what an answer means, and how a request is shown. */
 import type { ToolExec } from '@rein/kernel'
 import { describe, expect, it } from 'vitest'
-import { argumentLines, describeRequest, parseAnswer } from '../src/approval/terminal.js'
+import { argumentLines, describeRequest, parseAnswer, terminalAsker } from '../src/approval/terminal.js'
 import { createStyle } from '../src/progress/style.js'
 
 describe('parseAnswer', () => {
@@ -38,5 +38,32 @@ describe('describeRequest', () => {
   it('keeps short argument lists whole', () => {
     expect(argumentLines({}, 8)).toEqual(['{}'])
     expect(argumentLines([1, 2], 4)).toEqual(['[', '  1,', '  2', ']'])
+  })
+})
+
+describe('the approval question: what the model, a tool or a session wrote cannot drive the terminal', () => {
+  const hostile = 'a\x1b[8mb\x9b2Jc\u202ed\n? "x"'
+  const shown = 'a\\x1b[8mb\\x9b2Jc\\u202ed\\x0a? "x"'
+  const exec = { id: `c1${hostile}`, name: `bash${hostile}`, arguments: { cmd: `ls \u009b\u202e\u2066` } } as unknown as ToolExec
+
+  it('escapes ESC, C1, bidi controls and newlines in the tool, the id and the reason, and C1 and bidi in the arguments', () => {
+    const text = describeRequest({ exec, reason: `why ${hostile}\x1b[8m` }, createStyle(false), 200)
+    expect(text).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/)
+    expect(text).toBe(`? "bash${shown}" (call c1${shown}) needs approval: why ${shown}\\x1b[8m\n` +
+      '    {\n      "cmd": "ls \\x9b\\u202e\\u2066"\n    }\n')
+  })
+
+  it('resets styles (SGR 0) before drawing the question', async () => {
+    let written = ''
+    const paused: string[] = []
+    const asker = terminalAsker({
+      prompt: async () => 'n',
+      out: { write: (s: string) => { written += s } },
+      view: { pause: () => paused.push('pause'), resume: () => paused.push('resume') } as never,
+      style: createStyle(false),
+    })
+    const reply = await asker.ask({ exec: { ...exec, signal: new AbortController().signal } as unknown as ToolExec, reason: 'r' })
+    expect(reply).toBe('deny')
+    expect(written.startsWith('\x1b[0m? "bash')).toBe(true)
   })
 })

@@ -9,6 +9,7 @@ import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { SessionEntry } from '@rein/agent'
 import { describe, expect, it } from 'vitest'
+import { requestLines } from '../src/approval/pending.js'
 import { ExitCodes } from '../src/exit-codes.js'
 import type { Io } from '../src/io.js'
 import { main } from '../src/main.js'
@@ -281,5 +282,27 @@ describe('rein run: "decide later" at the terminal', () => {
     expect(r.questions[0]).toBe('  Allow? [y] once  [s] for this session  [n] deny: ')
     expect(r.stdout).toContain('please answer y, s or n')
     expect(r.code).toBe(ExitCodes.OK)
+  })
+})
+
+describe('what waits, as rein approve / rein approvals / rein run print it: the session file cannot drive the terminal', () => {
+  const hostile = '\x1b[8m\x9b2J\u202e'
+  const shown = '\\x1b[8m\\x9b2J\\u202e'
+
+  it('escapes ESC, C1 and bidi controls in the id, the call, the reason and the arguments, and quotes the suggested command', () => {
+    const lines = requestLines([{
+      id: `apr_1;touch x;${hostile}`, callId: `c1${hostile}\n  apr_2  "bash"`, tool: `bash${hostile}`,
+      arguments: { cmd: `ls ${hostile}` }, reason: `why ${hostile}`,
+    } as never], ['--session', 'my session.jsonl'], 200)
+    const text = lines.join('\n')
+    expect(text).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/)
+    expect(lines[0]).toBe(`apr_1;touch x;${shown}  "bash\\u001b[8m\\x9b2J\\u202e" (call c1${shown}\\x0a  apr_2  "bash"): why ${shown}`)
+    expect(lines[1]).toBe(`    arguments: {"cmd":"ls \\u001b[8m\\x9b2J\\u202e"}`)
+    expect(lines[2]).toBe(`    answer: rein approve 'apr_1;touch x;${shown}' --session 'my session.jsonl'   (add --deny to refuse, --for-session to allow it for the session)`)
+  })
+
+  it('quotes an id that would run a command when the suggested line is pasted', () => {
+    const [, , answer] = requestLines([{ id: 'apr_1;touch x;', callId: 'c1', tool: 'bash', arguments: {} } as never], ['--session', 's.jsonl'])
+    expect(answer).toBe("    answer: rein approve 'apr_1;touch x;' --session s.jsonl   (add --deny to refuse, --for-session to allow it for the session)")
   })
 })

@@ -44,3 +44,29 @@ describe('PlainView', () => {
     expect(out()).toBe('  ⏸ c3 bash APPROVAL_PARKED 2ms  · "bash" awaits approval\n')
   })
 })
+
+describe('PlainView: what the model and tools wrote cannot drive the terminal', () => {
+  const hostile = 'a\x1b[8mb\x9b2Jc\u202ed\x07'
+  const shown = 'a\\x1b[8mb\\x9b2Jc\\u202ed\\x07'
+
+  it('escapes ESC, C1 and bidi controls in model text, the answer, ids, names, arguments and errors', () => {
+    const { out, view: v } = view()
+    v.text(`said ${hostile}`)
+    v.note(`noted ${hostile}\nnext`)
+    const c: LiveCall = { ...call(`c1${hostile}`), name: `bash${hostile}`, arguments: `{"x":"${hostile}"` }
+    v.started(c)
+    v.ended({ ...c, result: failure('TOOL_FAILED', `boom ${hostile}\x1b[8m`), durationMs: 1 })
+    v.turnEnded({ turn: 1, outcome: 'committed', calls: [c], groups: [[c.id]], wallMs: 1, serialMs: 1 })
+    v.status(`stopped ${hostile}`)
+    v.answer(`done ${hostile}\r\nline two\rover`)
+    v.close()
+    const text = out()
+    expect(text).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/)
+    expect(text).toContain(`model: noted ${shown}\nmodel: next\n`)
+    expect(text).toContain(`  ▶ c1${shown} bash${shown} {"x":"a\\x1b[8mb\\x9b2J`)
+    expect(text).toContain(`TOOL_FAILED 1ms  · boom ${shown}\\x1b[8m\n`)
+    expect(text).toContain(`ran as [c1${shown}]`)
+    expect(text).toContain(`stopped ${shown}\n`)
+    expect(text).toContain(`answer:\ndone ${shown}\nline two\\x0dover\n`)
+  })
+})

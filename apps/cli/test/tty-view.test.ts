@@ -124,3 +124,30 @@ describe('TtyView', () => {
     view.close()
   })
 })
+
+describe('TtyView: what the model and tools wrote cannot drive the terminal', () => {
+  const hostile = 'a\x1b[8mb\x9b2Jc\u202ed'
+  const shown = 'a\\x1b[8mb\\x9b2Jc\\u202ed'
+  /** The output with the view's own sequences (cursor, erase, show/hide) taken out. */
+  const own = /\x1b\[(\?25[hl]|\d*[FJ]|2K)/g
+
+  it('escapes ESC, C1 and bidi controls in streamed text, notes, the answer, rows, errors and status', () => {
+    const { chunks, out } = screen(200)
+    const view = new TtyView(out, createStyle(false))
+    view.text(`streamed ${hostile}`)
+    view.note(`noted ${hostile}`)
+    const c: LiveCall = { ...call(0, `c1${hostile}`), name: `x${hostile}`, arguments: `{"k":"${hostile}"` }
+    view.started(c)
+    view.status(`status ${hostile}`)
+    c.result = failure('TOOL_FAILED', `boom ${hostile}\x1b[8m`)
+    c.durationMs = 3
+    view.ended(c)
+    view.turnEnded({ turn: 1, outcome: 'committed', calls: [c], groups: [[c.id]], wallMs: 3, serialMs: 3 })
+    view.answer(`answer ${hostile}`)
+    view.close()
+    const text = chunks.join('')
+    expect(text.replace(own, '')).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/)
+    for (const piece of [`streamed ${shown}`, `model: noted ${shown}`, `c1${shown}`, `x${shown}`, `status ${shown}`,
+      `boom ${shown}\\x1b[8m`, `[c1${shown}]`, `answer ${shown}`]) expect(text).toContain(piece)
+  })
+})

@@ -10,6 +10,7 @@ import { ExitCodes } from '../exit-codes.js'
 import { println, type Io } from '../io.js'
 import { printJson } from '../json.js'
 import { queueModule } from '../queue-module.js'
+import { safeLine } from '../terminal-text.js'
 import { printRequests, requestJson } from './pending.js'
 import { openApprovalSession, shellWord, type ApprovalSession } from './session-source.js'
 
@@ -20,7 +21,7 @@ const ID = /^[A-Za-z0-9_-]{1,200}$/
 export async function answerRequest(args: Parsed, io: Io): Promise<number> {
   const id = args.positionals[0]!
   if (!ID.test(id)) {
-    throw new UsageError(`rein approve: ${JSON.stringify(id.length > 60 ? `${id.slice(0, 60)}…` : id)} is not an approval request id ` +
+    throw new UsageError(`rein approve: ${safeLine(JSON.stringify(id.length > 60 ? `${id.slice(0, 60)}…` : id))} is not an approval request id ` +
       '(they look like apr_8f0c…; rein approvals lists those that wait)')
   }
   const answer = answerOf(args)

@@ -6,6 +6,7 @@
 import type { ParkedCall, PendingApproval, RunOutcome } from '@rein/agent'
 import { println, type Output } from '../io.js'
 import { clip } from '../progress/format.js'
+import { safeLine } from '../terminal-text.js'
 import { shellWord } from './session-source.js'
 
 /**
@@ -22,26 +23,23 @@ export type ShownRequest = ParkedCall & Partial<Pick<PendingApproval, 'requested
 
 /** The lines of `requests`, each followed by the command that answers it (`flags` name the session). */
 export function requestLines(requests: readonly ShownRequest[], flags: readonly string[], width = 100): string[] {
-  const where = flags.map(shellWord).join(' ')
+  const where = flags.map((flag) => shellWord(safeLine(flag))).join(' ')
   return requests.flatMap((request) => {
     const times = [
       request.requestedAt === undefined ? '' : `asked ${new Date(request.requestedAt).toISOString()}`,
       request.expiresAt === undefined ? '' : `${request.expired ? 'expired' : 'expires'} ${new Date(request.expiresAt).toISOString()}`,
     ].filter(Boolean).join(', ')
+    // Every field below comes from the session file: shown with its control characters escaped.
+    const id = safeLine(request.id)
     return [
-      `${request.id}  ${JSON.stringify(request.tool)} (call ${plain(request.callId)})${request.reason ? `: ${plain(request.reason)}` : ''}`,
-      clip(`    arguments: ${JSON.stringify(request.arguments)}`, width),
+      `${id}  ${safeLine(JSON.stringify(request.tool))} (call ${safeLine(request.callId)})${request.reason ? `: ${safeLine(request.reason)}` : ''}`,
+      clip(`    arguments: ${safeLine(JSON.stringify(request.arguments) ?? String(request.arguments))}`, width),
       ...(times ? [`    ${times}`] : []),
       request.expired
         ? '    it can no longer be answered; the call is denied when the session continues'
-        : `    answer: rein approve ${request.id}${where ? ` ${where}` : ''}   (add --deny to refuse, --for-session to allow it for the session)`,
+        : `    answer: rein approve ${shellWord(id)}${where ? ` ${where}` : ''}   (add --deny to refuse, --for-session to allow it for the session)`,
     ]
   })
-}
-
-/** `text` with control characters (a terminal's escapes among them) shown as `?`: it came from a session file. */
-function plain(text: string): string {
-  return text.replace(/[\u0000-\u001f\u007f-\u009f]/g, '?')
 }
 
 /** Prints `requests` to `out` under a heading. */

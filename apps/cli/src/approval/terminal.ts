@@ -9,6 +9,7 @@ import type { Io, Output } from '../io.js'
 import { clip } from '../progress/format.js'
 import type { Style } from '../progress/style.js'
 import type { ProgressView } from '../progress/view.js'
+import { RESET_STYLE, safeLine } from '../terminal-text.js'
 import type { ApprovalPrompt, ApprovalReply, ApprovalRequest } from './contract.js'
 
 /** The question, as the prompt shows it. */
@@ -35,7 +36,8 @@ export function terminalAsker({ prompt, out, view, style, canPark = false }: Ter
   const askOne = async ({ exec, reason }: ApprovalRequest): Promise<ApprovalReply> => {
     view.pause()
     try {
-      out.write(describeRequest({ exec, reason }, style, Math.max(40, (out.columns ?? 100) - 1)))
+      // Styles reset first: nothing printed before (a tool's output, the model's text) can hide the question.
+      out.write(RESET_STYLE + describeRequest({ exec, reason }, style, Math.max(40, (out.columns ?? 100) - 1)))
       const { answer, why, cut } = await readAnswer(prompt, exec.signal, out, canPark)
       if (cut) out.write('\n')
       out.write(`${verdictLine(answer, why, style)}\n`)
@@ -63,10 +65,14 @@ export function parseAnswer(line: string, canPark = false): ApprovalReply | unde
   return undefined
 }
 
-/** The lines above the question: who needs approval and why, then the arguments. */
+/**
+ * The lines above the question: who needs approval and why, then the arguments. The tool's
+ * name, the call id, the reason and the arguments come from the model, a tool or a session:
+ * their control characters are shown escaped, so none of them can restyle or redraw the screen.
+ */
 export function describeRequest({ exec, reason }: ApprovalRequest, style: Style, width: number): string {
-  const head = `? ${style.bold(`"${exec.name}"`)} (call ${exec.id}) needs approval${reason ? `: ${reason}` : ''}`
-  const args = argumentLines(exec.arguments, MAX_ARG_LINES).map((line) => style.dim(clip(`    ${line}`, width)))
+  const head = `? ${style.bold(`"${safeLine(exec.name)}"`)} (call ${safeLine(exec.id)}) needs approval${reason ? `: ${safeLine(reason)}` : ''}`
+  const args = argumentLines(exec.arguments, MAX_ARG_LINES).map((line) => style.dim(clip(`    ${safeLine(line)}`, width)))
   return `${[head, ...args].join('\n')}\n`
 }
 

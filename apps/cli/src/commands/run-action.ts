@@ -22,6 +22,7 @@ import { runJson } from '../progress/run-json.js'
 import { RunStats } from '../progress/stats.js'
 import { createStyle, wantsColor } from '../progress/style.js'
 import { createView } from '../progress/view.js'
+import { safeText } from '../terminal-text.js'
 import { run } from './run.js'
 
 /** Runs the task of the command line; resolves with the exit code of the run. Throws `UsageError`. */
@@ -48,7 +49,7 @@ export async function runTask(args: Parsed, io: Io): Promise<number> {
       const answer = await finishedAnswer(sessionPath, io)
       if (answer !== undefined) {
         println(io.stderr, 'rein run: nothing to continue: the session ends with the model\'s answer (below); start a new task instead')
-        println(io.stdout, answer)
+        println(io.stdout, safeText(answer))
         return ExitCodes.OK
       }
     }

@@ -6,13 +6,17 @@
 import type { Json, ToolExecutionResult } from '@rein/kernel'
 // The light entry (no cordis, no ajv): `rein --help` loads nothing of the runtime.
 import { codeOf } from '@rein/kernel/results'
+import { safeLine } from '../terminal-text.js'
 
 /** `ok`, or the failure's code (`TOOL_FAILED` when a failure carries none). */
 export function outcomeOf(result: ToolExecutionResult): string {
   return result.isError ? codeOf(result) ?? 'TOOL_FAILED' : 'ok'
 }
 
-/** Arguments as compact one-line JSON, at most `max` characters. A raw JSON string is parsed first. */
+/**
+ * Arguments as compact one-line JSON, at most `max` characters. A raw JSON string is parsed
+ * first. The model wrote them: control characters are shown escaped.
+ */
 export function argsPreview(args: unknown, max = 60): string {
   let value = args
   if (typeof args === 'string') {
@@ -23,7 +27,7 @@ export function argsPreview(args: unknown, max = 60): string {
     }
   }
   const text = typeof value === 'string' ? value : JSON.stringify(value) ?? ''
-  return clip(text.replace(/\s+/g, ' '), max)
+  return clip(safeLine(text.replace(/\s+/g, ' ')), max)
 }
 
 /** `text` cut to `max` characters, ending in `…` when cut. */
@@ -93,13 +97,13 @@ export function factsOf(meta: Record<string, Json> | undefined): ResultFacts {
   return facts
 }
 
-/** What to say about a finished call besides its outcome: retries, cache, spill, the error. */
+/** What to say about a finished call besides its outcome: retries, cache, spill, the error (its controls escaped). */
 export function notesOf(result: ToolExecutionResult, maxError = 80): string[] {
   const facts = factsOf(result.meta)
   const notes: string[] = []
   if (facts.cacheHit) notes.push('cache hit')
   if (facts.attempts !== undefined && facts.attempts > 1) notes.push(`retried: ${facts.attempts} attempts`)
   if (facts.spilledBytes !== undefined) notes.push(`spilled ${formatBytes(facts.spilledBytes)}`)
-  if (result.isError) notes.push(clip(result.error.message.split('\n')[0] ?? '', maxError))
+  if (result.isError) notes.push(clip(safeLine(result.error.message.split('\n')[0] ?? ''), maxError))
   return notes
 }

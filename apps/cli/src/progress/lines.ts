@@ -4,6 +4,7 @@
  * calls ran together, wall time against call time), and the run summary.
  */
 import { APPROVAL_PARKED } from '@rein/kernel'
+import { safeLine } from '../terminal-text.js'
 import { argsPreview, formatBytes, formatMs, notesOf, outcomeOf } from './format.js'
 import type { Summary } from './stats.js'
 import type { Style } from './style.js'
@@ -40,7 +41,7 @@ function paintOutcome(outcome: string, style: Style) {
 
 /** `▶ c1 lookup {"key":"a"}  · parallel` */
 export function startLine(call: LiveCall, style: Style, width: number): string {
-  const head = `${call.id} ${call.name} `
+  const head = `${safeLine(call.id)} ${safeLine(call.name)} `
   const tail = `  · ${modeLabel(call)}`
   const args = argsPreview(call.arguments, Math.max(10, width - head.length - tail.length - 6))
   return `  ${mark(call, style)} ${style.bold(head)}${style.dim(args)}${style.dim(tail)}`
@@ -50,14 +51,14 @@ export function startLine(call: LiveCall, style: Style, width: number): string {
 export function endLine(call: LiveCall, style: Style): string {
   const notes = call.result ? notesOf(call.result, Infinity) : []
   const time = formatMs(call.durationMs ?? 0)
-  const head = `${call.id} ${call.name} `
+  const head = `${safeLine(call.id)} ${safeLine(call.name)} `
   const rest = notes.length ? `  · ${notes.join(' · ')}` : ''
   return `  ${mark(call, style)} ${style.bold(head)}${outcomeText(call, style)} ${time}${style.dim(rest)}`
 }
 
 /** `turn 1 committed: 6 calls ran as [c1 c2 c3] → [c4] → [c5 c6]; 812ms wall, 1.31s of call time` */
 export function turnLine(report: TurnReport, style: Style): string {
-  const groups = report.groups.map((g) => `[${g.join(' ')}]`).join(' → ')
+  const groups = report.groups.map((g) => `[${g.map(safeLine).join(' ')}]`).join(' → ')
   const count = `${report.calls.length} call${report.calls.length === 1 ? '' : 's'}`
   return style.dim(`  turn ${report.turn} ${report.outcome}: ${count} ran as ${groups || '(none)'}; `) +
     style.dim(`${formatMs(report.wallMs)} wall, ${formatMs(report.serialMs)} of call time`)

@@ -2,9 +2,11 @@
  * Progress as plain lines, one per event, for pipes, logs and CI: nothing is ever redrawn,
  * so the output reads as a record of what happened, in the order it happened. The model's
  * words are kept: streamed text is gathered and printed as `model:` lines before the calls
- * it announced (once, however it arrived), and the final answer is printed whole.
+ * it announced (once, however it arrived), and the final answer is printed whole. What the
+ * model, a tool or a provider wrote is printed with its control characters escaped.
  */
 import { println, type Output } from '../io.js'
+import { safeLine, safeText } from '../terminal-text.js'
 import { endLine, startLine, turnLine } from './lines.js'
 import type { Style } from './style.js'
 import type { LiveCall, ProgressView, TurnReport } from './view.js'
@@ -21,7 +23,7 @@ export class PlainView implements ProgressView {
 
   note(text: string): void {
     this.streamed = ''
-    this.say(text)
+    this.say(safeText(text))
   }
 
   started(call: LiveCall): void {
@@ -42,15 +44,16 @@ export class PlainView implements ProgressView {
   }
 
   text(delta: string): void {
-    this.streamed += delta
+    this.streamed += safeText(delta)
   }
 
   status(text: string): void {
     this.flush()
-    println(this.out, this.style.yellow(text))
+    println(this.out, this.style.yellow(safeLine(text)))
   }
 
-  answer(text: string): void {
+  answer(raw: string): void {
+    const text = safeText(raw)
     if (this.streamed.trim() !== text.trim()) this.flush()
     this.streamed = ''
     println(this.out, this.style.bold('answer:'))

@@ -3,6 +3,7 @@
  * a line about the run itself (aborted, stopped at maxTurns) still reaches stderr.
  */
 import { println, type Output } from '../io.js'
+import { safeLine } from '../terminal-text.js'
 import type { ProgressView } from './view.js'
 
 /** Shows nothing but status lines, on `err`. */
@@ -10,7 +11,7 @@ export class QuietView implements ProgressView {
   constructor(private readonly err: Output) {}
 
   status(text: string): void {
-    println(this.err, text)
+    println(this.err, safeLine(text))
   }
 
   note(): void {}

@@ -5,8 +5,11 @@
  * plain text. No line is ever wider than the terminal, so a redraw never has to undo a line
  * the terminal wrapped: a running row is cut to fit, and a finished row's outcome and reason
  * (a denial's, a timeout's) continue on lines of their own below it instead of being cut.
+ * What the model, a tool or a provider wrote (text, ids, names, reasons) is drawn with its
+ * control characters escaped: only the view's own sequences reach the terminal.
  */
 import type { Output } from '../io.js'
+import { safeLine, safeText } from '../terminal-text.js'
 import { argsPreview, clip, formatMs, notesOf, outcomeOf, wrap } from './format.js'
 import { mark, modeLabel, outcomeText, turnLine } from './lines.js'
 import type { Style } from './style.js'
@@ -37,7 +40,8 @@ export class TtyView implements ProgressView {
     out.write(`${ESC}?25l`)
   }
 
-  note(text: string): void {
+  note(raw: string): void {
+    const text = safeText(raw)
     this.settle()
     if (this.streamed.trim() !== '' && this.streamed.trim() === text.trim()) {
       this.endStream()
@@ -69,7 +73,8 @@ export class TtyView implements ProgressView {
     this.line(turnLine(report, this.style))
   }
 
-  status(text: string): void {
+  status(raw: string): void {
+    const text = safeLine(raw)
     if (this.rows.length === 0) {
       this.line(this.style.yellow(text))
       return
@@ -78,7 +83,8 @@ export class TtyView implements ProgressView {
     this.redraw()
   }
 
-  text(delta: string): void {
+  text(raw: string): void {
+    const delta = safeText(raw)
     this.settle()
     this.streamed += delta
     this.out.write(this.style.dim(delta))
@@ -88,7 +94,8 @@ export class TtyView implements ProgressView {
    * The answer is drawn in full weight after `answer:`. When it was streamed (dim, as any model
    * text is until the model is done), the streamed lines are erased first, so it shows once.
    */
-  answer(text: string): void {
+  answer(raw: string): void {
+    const text = safeText(raw)
     this.settle()
     if (this.streamed.trim() === text.trim() && text.trim() !== '') this.eraseStream()
     this.endStream()
@@ -184,7 +191,7 @@ export class TtyView implements ProgressView {
    */
   private row(call: LiveCall, width: number, now: number): string[] {
     const s = this.style
-    const head = `${call.id.padEnd(5)} ${call.name.padEnd(13)} `
+    const head = `${safeLine(call.id).padEnd(5)} ${safeLine(call.name).padEnd(13)} `
     const fixed = 4 + head.length
     const argsRoom = Math.max(8, Math.min(40, width - fixed - 32))
     const args = argsPreview(call.arguments, argsRoom).padEnd(argsRoom)
