@@ -6,7 +6,6 @@
  * again. End of input or an aborted run (Ctrl-C) is a deny. The view is redrawn on every path.
  */
 import type { Io, Output } from '../io.js'
-import { clip } from '../progress/format.js'
 import type { Style } from '../progress/style.js'
 import type { ProgressView } from '../progress/view.js'
 import { RESET_STYLE, safeLine } from '../terminal-text.js'
@@ -16,8 +15,11 @@ import type { ApprovalPrompt, ApprovalReply, ApprovalRequest } from './contract.
 export const QUESTION = '  Allow? [y] once  [s] for this session  [n] deny: '
 /** The question when the call can wait in the session for a later answer. */
 export const QUESTION_LATER = '  Allow? [y] once  [s] for this session  [n] deny  [l] decide later: '
-/** Lines of arguments shown at most; the rest is counted. */
-const MAX_ARG_LINES = 8
+/**
+ * Lines of arguments shown at most, long lines wrapped, never clipped (a dangerous tail must not
+ * fall off the edge); past it the rest is counted, and the answer `v` shows them all.
+ */
+const MAX_ARG_LINES = 12
 /** Unrecognised answers before the call is denied (a prompt that keeps answering nonsense). */
 const MAX_TRIES = 5
 
@@ -37,8 +39,10 @@ export function terminalAsker({ prompt, out, view, style, canPark = false }: Ter
     view.pause()
     try {
       // Styles reset first: nothing printed before (a tool's output, the model's text) can hide the question.
-      out.write(RESET_STYLE + describeRequest({ exec, reason }, style, Math.max(40, (out.columns ?? 100) - 1)))
-      const { answer, why, cut } = await readAnswer(prompt, exec.signal, out, canPark)
+      const width = Math.max(40, (out.columns ?? 100) - 1)
+      out.write(RESET_STYLE + describeRequest({ exec, reason }, style, width))
+      const all = () => argumentLines(exec.arguments, Infinity, width - 4).map((line) => `${style.dim(`    ${line}`)}\n`).join('')
+      const { answer, why, cut } = await readAnswer(prompt, exec.signal, out, canPark, all)
       if (cut) out.write('\n')
       out.write(`${verdictLine(answer, why, style)}\n`)
       return answer
@@ -72,16 +76,28 @@ export function parseAnswer(line: string, canPark = false): ApprovalReply | unde
  */
 export function describeRequest({ exec, reason }: ApprovalRequest, style: Style, width: number): string {
   const head = `? ${style.bold(`"${safeLine(exec.name)}"`)} (call ${safeLine(exec.id)}) needs approval${reason ? `: ${safeLine(reason)}` : ''}`
-  const args = argumentLines(exec.arguments, MAX_ARG_LINES).map((line) => style.dim(clip(`    ${safeLine(line)}`, width)))
+  const args = argumentLines(exec.arguments, MAX_ARG_LINES, width - 4).map((line) => style.dim(`    ${line}`))
   return `${[head, ...args].join('\n')}\n`
 }
 
-/** The arguments as indented JSON, cut to `max` lines (the last one saying how many were left out). */
-export function argumentLines(args: unknown, max: number): string[] {
-  const lines = (JSON.stringify(args, null, 2) ?? String(args)).split('\n')
+/**
+ * The arguments as indented JSON, control characters escaped, each line wrapped at `width`
+ * characters, cut to `max` lines (the last one saying how many were left out and how to see them).
+ */
+export function argumentLines(args: unknown, max: number, width = Infinity): string[] {
+  const lines = (JSON.stringify(args, null, 2) ?? String(args)).split('\n').flatMap((line) => wrap(safeLine(line), width))
   if (lines.length <= max) return lines
   const kept = lines.slice(0, max - 1)
-  return [...kept, `… (${lines.length - kept.length} more lines)`]
+  return [...kept, `… (${lines.length - kept.length} more lines: answer v to see them all)`]
+}
+
+/** `line` in pieces of at most `width` characters (code points: a pair is never split). */
+function wrap(line: string, width: number): string[] {
+  const chars = [...line]
+  if (chars.length <= width) return [line]
+  const pieces: string[] = []
+  for (let i = 0; i < chars.length; i += width) pieces.push(chars.slice(i, i + width).join(''))
+  return pieces
 }
 
 const INTERRUPTED = 'the run was interrupted'
@@ -93,13 +109,18 @@ interface Reply {
   cut?: boolean
 }
 
-/** Reads answers until one is understood; end of input or an abort denies. */
-async function readAnswer(prompt: TerminalAskerOptions['prompt'], signal: AbortSignal, out: Output, canPark: boolean): Promise<Reply> {
+/** Reads answers until one is understood (`v` prints every argument line, `all`); end of input or an abort denies. */
+async function readAnswer(prompt: TerminalAskerOptions['prompt'], signal: AbortSignal, out: Output, canPark: boolean, all: () => string): Promise<Reply> {
   for (let tries = 0; tries < MAX_TRIES; tries++) {
     if (signal.aborted) return { answer: 'deny', why: INTERRUPTED }
     const line = await prompt(canPark ? QUESTION_LATER : QUESTION, signal)
     if (signal.aborted) return { answer: 'deny', why: INTERRUPTED, cut: true }
     if (line === undefined) return { answer: 'deny', why: 'no answer: end of input', cut: true }
+    if (/^\s*v(iew)?\s*$/i.test(line)) {
+      // Counted as a try: a prompt that only ever answers v ends denied.
+      out.write(all())
+      continue
+    }
     const answer = parseAnswer(line, canPark)
     if (answer) return { answer }
     out.write(`  please answer y, s${canPark ? ', n or l' : ' or n'}\n`)
