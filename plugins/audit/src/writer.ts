@@ -12,7 +12,9 @@
  * that second land in the rotated file, and none is dropped unless the file was deleted. The
  * parent directory is created (0700) on first use, the file 0600. A failure never throws and
  * never holds a result back: the first is reported through `warn`, later ones are silent, and
- * every later line is attempted. A write is repeated until every byte is out; one that stops
+ * every later line is attempted; the lines lost are counted, and the first write that goes
+ * through again starts with one `{"auditGap":{"lines":n,"since":…}}` line saying so (and is
+ * reported too), so a reader of the file sees where lines are missing. A write is repeated until every byte is out; one that stops
  * short and then fails (a file size limit, a full disk) is cut back off the file, so no torn
  * line is left for the next to be glued to.
  */
@@ -78,18 +80,32 @@ export function createAppender(file: string, warn: (message: string) => void, no
     write(text)
     done?.()
   }
-  const write = (text: string) => {
+  // Lines lost since the last write that went through, and when the first of them was.
+  let lost = 0
+  let lostSince = 0
+  const tell = (message: string) => {
     try {
-      writeAll(descriptor(), text)
+      warn(message)
+    } catch { /* a logger that throws cannot be told; the hold still settles */ }
+  }
+  const write = (text: string) => {
+    const gap = lost > 0 ? `${JSON.stringify({ auditGap: { lines: lost, since: new Date(lostSince).toISOString() } })}\n` : ''
+    try {
+      writeAll(descriptor(), gap + text)
     } catch (error) {
       close()
+      if (lost === 0) lostSince = Date.now()
+      lost += countLines(text)
       if (warned) return
       warned = true
       const reason = error instanceof Error ? error.message : String(error)
-      try {
-        warn(`cannot append to the audit file ${file}: ${reason}; audit lines are being lost (reported once)`)
-      } catch { /* a logger that throws cannot be told; the hold still settles */ }
+      tell(`cannot append to the audit file ${file}: ${reason}; audit lines are being lost (reported once, and when writing works again)`)
+      return
     }
+    if (gap === '') return
+    tell(`the audit file ${file} takes lines again; ${lost} were lost, marked in it by an "auditGap" line`)
+    lost = 0
+    warned = false
   }
   return {
     open() {
@@ -137,4 +153,11 @@ function writeAll(fd: number, text: string): void {
     }
     throw error
   }
+}
+
+/** How many lines `text` holds (each ends with its newline). */
+function countLines(text: string): number {
+  let lines = 0
+  for (let at = text.indexOf('\n'); at >= 0; at = text.indexOf('\n', at + 1)) lines++
+  return lines
 }

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readFileSync, renameSync, statSync } from 'node:fs'
+import { existsSync, mkdirSync, readFileSync, renameSync, rmdirSync, statSync } from 'node:fs'
 import { chmod, mkdir, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it, vi } from 'vitest'
@@ -147,6 +147,33 @@ describe('the appender behind it', () => {
     await appender.written()
     expect(warned).toHaveLength(1)
     appender.close()
+  })
+
+  it('marks the lines lost while the file could not be written with one auditGap line once it can, and says so', async () => {
+    const file = join(await tempDir(), 'audit.jsonl')
+    let clock = 0
+    const warned: string[] = []
+    const appender = audit.createAppender(file, (message) => warned.push(message), () => clock)
+    appender.append('one')
+    await appender.written()
+    // Rotated away, and a folder in its place: every write fails until it goes.
+    renameSync(file, `${file}.1`)
+    mkdirSync(file)
+    clock += 1000
+    appender.append('two')
+    await appender.written()
+    appender.append('three')
+    appender.append('four')
+    await appender.written()
+    rmdirSync(file)
+    appender.append('five')
+    await appender.written()
+    appender.close()
+    const lines = readFileSync(file, 'utf8').trimEnd().split('\n')
+    expect(JSON.parse(lines[0]!)).toMatchObject({ auditGap: { lines: 3, since: expect.any(String) } })
+    expect(lines.slice(1)).toEqual(['five'])
+    expect(readFileSync(`${file}.1`, 'utf8')).toBe('one\n')
+    expect(warned).toEqual([expect.stringContaining('cannot append to the audit file'), expect.stringContaining('takes lines again; 3 were lost')])
   })
 
   it('writes what is pending when closed', async () => {
