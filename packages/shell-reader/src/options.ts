@@ -140,16 +140,22 @@ function shortOptions(cluster: string, spec: OptionSpec, seen: Set<string>): Ste
 const literal = (text: string): Word => ({ parts: [{ kind: 'literal', text, quoted: true }] })
 
 /**
+ * Substitutions that print the current branch's name, which git never lets start with `-` (nor
+ * hold a space or a glob character): `git push -u origin "$(git branch --show-current)"`.
+ */
+const BRANCH_NAMES = new Set(['$(git branch --show-current)', '$(git rev-parse --abbrev-ref HEAD)', '$(git symbolic-ref --short HEAD)'])
+
+/**
  * Whether a word known only at run time, or a glob, could be an option of a program that reads
  * options anywhere (`rsync`, `git rebase`) or before its operands (`ssh`, `scp`): it could start
  * with `-` (it starts with an expansion, `"$x"`, or a glob character, `*.c` — a file may be named
  * `-e sh x.sh`), or split into several words (`$x` unquoted). `"user@$host"`, `./*.c` and
- * `"src/$x"` cannot.
+ * `"src/$x"` cannot, nor a quoted `"$(git branch --show-current)"` (`BRANCH_NAMES`).
  */
 export function mayBeOption(word: Word): boolean {
   if (word.parts.some((part) => part.kind === 'dynamic' && part.quoted !== true)) return true
   for (const part of word.parts) {
-    if (part.kind === 'dynamic') return true
+    if (part.kind === 'dynamic') return !BRANCH_NAMES.has(part.source)
     if (part.text === '') continue
     return !part.quoted && /^[*?[]/.test(part.text)
   }

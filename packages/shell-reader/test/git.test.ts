@@ -28,6 +28,16 @@ describe('what git runs', () => {
     for (const line of ['git rebase "$B"', 'git rebase --onto $B main', 'git rebase *']) expect(unknown(line)).toEqual([line, true])
   })
 
+  it('reads the current branch\'s name as no option (git never lets one start with -), any other substitution as maybe one', () => {
+    for (const line of ['git push -u origin "$(git branch --show-current)"', 'git push origin "$(git rev-parse --abbrev-ref HEAD)"',
+      'git pull origin "$(git symbolic-ref --short HEAD)"', 'git push origin "$(git branch --show-current):main"']) {
+      expect([line, reads(line).filter((c) => c.startsWith('?'))]).toEqual([line, []])
+    }
+    for (const line of ['git push origin "$(echo --receive-pack=x)"', 'git push origin $(git branch --show-current)']) {
+      expect(unknown(line)).toEqual([line, true])
+    }
+  })
+
   it('reads bisect run as a command and submodule foreach as shell source', () => {
     expect(runs('git bisect run rm x')).toEqual(['git bisect run rm x', ['rm x']])
     expect(runs("git bisect run sh -c 'rm x'")).toEqual(["git bisect run sh -c 'rm x'", ['sh -c rm x', 'rm x']])
