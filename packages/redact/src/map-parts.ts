@@ -1,11 +1,12 @@
 /**
  * `mapParts(value, f)`: the items of an array, or the keys and values of an object, with `f`
- * applied to each value (and `key` to each key, when given): what `redactValue` and the audit
+ * applied to each value (given its key's original name too, for an object) and `key` to each
+ * key, when given: what `redactValue` and the audit
  * log's cuts walk with. Copy on write: when every answer is the part it was given, `value`
  * itself is returned, so a value with nothing to change allocates nothing. No value is ever
  * dropped: when keys map to the same name, the later ones are numbered (`[REDACTED] (2)`).
  */
-export function mapParts(value: object, f: (part: unknown) => unknown, key?: (name: string) => string): object {
+export function mapParts(value: object, f: (part: unknown, name?: string) => unknown, key?: (name: string) => string): object {
   if (Array.isArray(value)) {
     let out: unknown[] | undefined
     for (let i = 0; i < value.length; i++) {
@@ -22,13 +23,13 @@ export function mapParts(value: object, f: (part: unknown) => unknown, key?: (na
     const name = names[i]!
     const inner = record[name]
     const newName = key ? key(name) : name
-    const mapped = f(inner)
+    const mapped = f(inner, name)
     if (newName === name && mapped === inner) continue
     // The first change: the parts before it are kept, the rest mapped (fromEntries defines
     // every key as data, so even a "__proto__" key stays a key).
     const entries: [string, unknown][] = names.slice(0, i).map((kept) => [kept, record[kept]])
     entries.push([newName, mapped])
-    for (const rest of names.slice(i + 1)) entries.push([key ? key(rest) : rest, f(record[rest])])
+    for (const rest of names.slice(i + 1)) entries.push([key ? key(rest) : rest, f(record[rest], rest)])
     return Object.fromEntries(distinctNames(entries))
   }
   return value

@@ -1,7 +1,9 @@
 /**
  * The patterns of common credentials, redacted whatever their value: PEM private keys, Bearer
- * tokens, Basic credentials, a URL's user and password, `sk-` API keys, AWS access key ids and
- * GitHub tokens, also glued to the end of a name (`MY_KEY_sk-…`). Every pattern runs in time
+ * tokens, Basic credentials, a URL's user and password, `sk-` API keys, AWS access key ids,
+ * GitHub tokens, `Authorization: token …`, Slack tokens, Google API keys, JWTs, Stripe secret
+ * keys, also glued to the end of a name (`MY_KEY_sk-…`); and labelled values: secret URL query
+ * parameters (`?password=…`) and a labelled AWS secret access key. Every pattern runs in time
  * linear in its input: each repeated part either ends the match or stops at a character the
  * next part cannot start with, and a scheme is only tried at the start of a run of scheme
  * characters (so each `://` starts one scan for a URL's last `@`, ending at the next `/`).
@@ -19,6 +21,9 @@ export interface SecretPattern {
 
 // A pattern may start after anything but a letter or digit (where `\b` would also refuse `_`).
 const START = '(?<![A-Za-z0-9])'
+// What follows a label before its value: a closing quote, `:` or `=`, an opening quote
+// (`Authorization: x`, `"Authorization": "x"`, `aws_secret_access_key = x`).
+const LABEL_END = `["']?[ \\t]*[:=][ \\t]*["']?`
 
 /**
  * `Basic <base64>` is redacted when the base64 decodes to `user:password`: text with a colon and
@@ -52,6 +57,33 @@ export const BUILT_IN_PATTERNS: readonly SecretPattern[] = [
   // An AWS key id glued after lower-case letters (`idAKIA…`) counts too; only upper-case letters and digits around it do not.
   { name: 'AWS access key id', pattern: /(?<![0-9A-Z])(?:AKIA|ASIA)[0-9A-Z]{16}(?![0-9A-Z])/g, replacement: REDACTED },
   { name: 'GitHub token', pattern: new RegExp(`${START}(?:gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,})`, 'g'), replacement: REDACTED },
+  // `Authorization: token <t>` (GitHub's scheme) and the other token schemes after an
+  // `Authorization` label (header, JSON or `key=value`); `Bearer` and `Basic` have their own.
+  {
+    name: 'Authorization token',
+    pattern: new RegExp(`${START}((?:Proxy-)?Authorization${LABEL_END}(?:token|Bot|SSWS|ApiKey|Api-Key|Negotiate|NTLM))\\s+[A-Za-z0-9\\-._~+/]{8,}=*`, 'gi'),
+    replacement: `$1 ${REDACTED}`,
+  },
+  // Slack tokens: bot, user, app, refresh, legacy (`xoxb-`, `xoxp-`, `xoxa-`, `xoxr-`, `xoxs-`, `xoxo-`, `xoxe-`).
+  { name: 'Slack token', pattern: new RegExp(`${START}xox[abeoprs]-[A-Za-z0-9-]{10,}`, 'g'), replacement: REDACTED },
+  { name: 'Google API key', pattern: new RegExp(`${START}AIza[A-Za-z0-9_-]{35}(?![A-Za-z0-9_-])`, 'g'), replacement: REDACTED },
+  // Three base64url segments, the header JSON (`{"` is `eyJ`); it starts only at the start of a
+  // run of base64url characters, so each run is scanned from one start.
+  { name: 'JWT', pattern: /(?<![A-Za-z0-9_-])eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*/g, replacement: REDACTED },
+  // Stripe secret and restricted keys, live and test; `pk_` publishable keys are public by design.
+  { name: 'Stripe key', pattern: new RegExp(`${START}[sr]k_(?:live|test)_[A-Za-z0-9]{10,}`, 'g'), replacement: REDACTED },
+  // A secret parameter of a URL query (or a `;`-separated connection string): the value goes.
+  {
+    name: 'secret query parameter',
+    pattern: /([?&;](?:password|passwd|pwd|secret|client_secret|token|access_token|refresh_token|id_token|api_key|apikey)=)[^&;#\s]+/gi,
+    replacement: `$1${REDACTED}`,
+  },
+  // An AWS secret access key only where it is labelled: 40 base64 characters alone are too common.
+  {
+    name: 'labelled AWS secret access key',
+    pattern: new RegExp(`${START}((?:aws[_-]?)?secret[_-]?access[_-]?key${LABEL_END})[A-Za-z0-9/+]{40}(?![A-Za-z0-9/+=])`, 'gi'),
+    replacement: `$1${REDACTED}`,
+  },
 ]
 
 /**
@@ -59,7 +91,8 @@ export const BUILT_IN_PATTERNS: readonly SecretPattern[] = [
  * parts; case is ignored, which only widens it). A string it does not match is left to the
  * configured patterns alone. Keep it in step with `BUILT_IN_PATTERNS`: a test checks both.
  */
-export const MAY_MATCH_BUILT_IN = /-----BEGIN |bearer|basic|:\/\/|sk-|AKIA|ASIA|gh[pousr]_|github_pat_/i
+export const MAY_MATCH_BUILT_IN =
+  /-----BEGIN |bearer|basic|:\/\/|sk-|AKIA|ASIA|gh[pousr]_|github_pat_|authorization|xox[abeoprs]-|AIza|eyJ|k_live_|k_test_|(?:passwd|pwd|secret|token|key|password)=|secret[_-]?access/i
 
 /**
  * Why a configured pattern source cannot be used, or undefined when it can: it must compile,

@@ -5,6 +5,7 @@
  * never throws on any string, and it runs in time linear in the text. `redactValue` applies it
  * to every string of a JSON-like value, keys included, copying only what changed.
  */
+import { hiddenValue, isSecretKey } from './keys.js'
 import { knownMatcher, replaceKnown } from './known.js'
 import { mapParts } from './map-parts.js'
 import { BUILT_IN_PATTERNS, MAY_MATCH_BUILT_IN, replacePatterns, userPattern, type SecretPattern } from './patterns.js'
@@ -39,7 +40,9 @@ export function createRedactor(known: Iterable<string> = [], options: RedactorOp
 }
 
 /**
- * Every string of a JSON-like value redacted, object keys included. Copy on write: a value
+ * Every string of a JSON-like value redacted, object keys included; a string stored under a key
+ * that names a secret (`password`, `X-Api-Key`, `Authorization`…, see `keys.ts`) is replaced
+ * whole, whatever it looks like (an `Authorization` value keeps its scheme: `Bearer [REDACTED]`; numbers such as `max_tokens: 100` stay). Copy on write: a value
  * with nothing to redact is returned as it is, and the input is never modified. An object
  * key `__proto__` stays a plain key.
  */
@@ -50,5 +53,16 @@ export function redactValue<T>(value: T, redact: Redactor): T {
 function walk(value: unknown, redact: Redactor): unknown {
   if (typeof value === 'string') return redact(value)
   if (typeof value !== 'object' || value === null) return value
-  return mapParts(value, (part) => walk(part, redact), redact)
+  return mapParts(value, (part, name) => (name !== undefined && isSecretKey(name) ? hide(name, part, redact) : walk(part, redact)), redact)
+}
+
+/**
+ * A value stored under a key that names a secret (`keys.ts`): a non-blank string is the marker
+ * (an `Authorization` value keeps its scheme), and so is each such string of an array
+ * (`set-cookie: [...]`); anything else is walked as usual.
+ */
+function hide(name: string, value: unknown, redact: Redactor): unknown {
+  if (typeof value === 'string') return value.trim() === '' ? value : hiddenValue(name, value)
+  if (Array.isArray(value)) return mapParts(value, (item) => hide(name, item, redact))
+  return walk(value, redact)
 }

@@ -30,13 +30,37 @@ describe('built-in patterns', () => {
     ['an AKIA key glued after lower-case letters', 'idAKIAIOSFODNN7EXAMPLE', 'id[REDACTED]'],
     ['a ghp_ token glued after an underscore', 'GH_ghp_0123456789abcdefghijABCDEFGHIJ012345', 'GH_[REDACTED]'],
     ['a PEM block cut off before its end', 'x -----BEGIN PRIVATE KEY-----\nMIIEv', 'x [REDACTED]'],
+    ['`Authorization: token …` (GitHub\'s scheme)', 'Authorization: token 0123456789abcdef0123456789abcdef01234567',
+      'Authorization: token [REDACTED]'],
+    ['an Authorization token scheme in JSON text', '{"proxy-authorization": "Token abcdef0123456789"}', '{"proxy-authorization": "Token [REDACTED]"}'],
+    ['a Slack bot token', 'slack xoxb-123456789012-1234567890123-AbCdEfGhIjKlMnOpQrStUvWx ok', 'slack [REDACTED] ok'],
+    ['a Slack user token glued after a dot', 'xoxe.xoxp-1-Mi0yLTEyMzQ1Njc4OTAxMi0xMjM0NTY3ODkw', 'xoxe.[REDACTED]'],
+    ['a Google API key', 'https://maps.googleapis.com/api?key=AIzaSyA-1234567890abcdefghijklmnopqrstu&q=x',
+      'https://maps.googleapis.com/api?key=[REDACTED]&q=x'],
+    ['a JWT', 'id eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U.', 'id [REDACTED].'],
+    ['an unsigned JWT', '"eyJhbGciOiJub25lIn0.eyJzdWIiOiJhIn0."', '"[REDACTED]"'],
+    ['a Stripe restricted key', 'rk_live_51H8abcdefghijklmnopqrstuvwx', '[REDACTED]'],
+    ['a Stripe secret test key glued after an underscore', 'STRIPE_sk_test_4eC39HqLyjWDarjtT1zdp7dc', 'STRIPE_[REDACTED]'],
+    ['a DSN\'s password query parameter', 'postgres://app@db.internal/prod?password=s3cr3t-pw&sslmode=require',
+      'postgres://app@db.internal/prod?password=[REDACTED]&sslmode=require'],
+    ['secret query parameters in any case', '/cb?code=1&Access_Token=abc.def&PWD=hunter2#x&secret=s;token=t',
+      '/cb?code=1&Access_Token=[REDACTED]&PWD=[REDACTED]#x&secret=[REDACTED];token=[REDACTED]'],
+    ['a labelled AWS secret access key (ini)', 'aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY\n',
+      'aws_secret_access_key = [REDACTED]\n'],
+    ['a labelled AWS secret access key (env, JSON)', 'AWS_SECRET_ACCESS_KEY=wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY {"SecretAccessKey": "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY"}',
+      'AWS_SECRET_ACCESS_KEY=[REDACTED] {"SecretAccessKey": "[REDACTED]"}'],
   ])('redacts %s', (_, input, output) => {
     expect(redact(input)).toBe(output)
   })
 
   it('leaves ordinary text alone', () => {
     for (const text of ['task-runner --ask', 'Bearer of bad news', 'AKIA', 'ghp_short', 'sk-short', 'Basic settings', 'Basic authentication',
-      'ssh://git@github.com/a/b', 'https://example.com/a:b@c', 'task-abcdefghijklmnopqrstuvwxyz', 'XAKIAIOSFODNN7EXAMPLE']) {
+      'ssh://git@github.com/a/b', 'https://example.com/a:b@c', 'task-abcdefghijklmnopqrstuvwxyz', 'XAKIAIOSFODNN7EXAMPLE',
+      // a bare 40-character base64 string (git SHAs, hashes), a Stripe publishable key (public), token counts
+      'wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY', 'commit 0123456789abcdef0123456789abcdef01234567', 'pk_live_51H8abcdefghijklmnopqrstuvwx',
+      'max_tokens=100 token_count=5', 'the token limit: 4096 tokens', 'Authorization: required', 'Authorization: token expired',
+      'xoxb-short', 'AIzaShort', 'eyJhbGciOiJIUzI1NiJ9', 'sk_live_short', '?page=2&tokens=5&pwd_hint=x', 'password: see the docs',
+      'secret_access_key_id=AKIA', 'aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY0123']) {
       expect(redact(text)).toBe(text)
     }
   })
@@ -82,7 +106,10 @@ describe('the built-ins\' quick pre-check', () => {
   }, input)
   const part = fc.oneof(
     fc.constantFrom('-----BEGIN RSA PRIVATE KEY-----\n', '-----END RSA PRIVATE KEY-----', 'Bearer ', 'BEARER ', 'Basic ', 'dXNlcjpwdw==', 'https://', 'a:b@', 'sk-', 'AKIA', 'ASIA',
-      'ghp_', 'gho_', 'github_pat_', ' ', '\n', '.', '=', '_', ':', '@', '/'),
+      'ghp_', 'gho_', 'github_pat_', ' ', '\n', '.', '=', '_', ':', '@', '/', '?', '&', ';', '"',
+      'Authorization: token ', 'Proxy-Authorization', 'TOKEN ', 'xoxb-', 'xoxp-', 'AIza', 'eyJ', 'sk_live_', 'rk_test_',
+      'password=', 'pwd=', 'Secret=', 'access_token=', 'api_key=', 'aws_secret_access_key', 'SecretAccessKey', ' = ',
+      'wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY'),
     fc.stringMatching(/^[A-Za-z0-9_-]{0,24}$/),
   )
 

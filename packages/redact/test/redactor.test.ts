@@ -55,6 +55,12 @@ describe('createRedactor', () => {
     ['Bearer with no token', 'Bearer  \t '.repeat(400_000)],
     ['private key headers with no end', '-----BEGIN AAAA PRIVATE '.repeat(160_000)],
     ['word characters around a short value', 'abcabcab'.repeat(500_000)],
+    ['JWT headers with no dots', 'eyJ-'.repeat(1_000_000)],
+    ['JWT segments that never make three', 'eyJabcdefgh.'.repeat(300_000)],
+    ['Authorization labels with no token', 'Authorization: token '.repeat(200_000)],
+    ['secret query parameters', '&token='.repeat(500_000) + '?password=x'.repeat(300_000)],
+    ['AWS labels with a value one short', `aws_secret_access_key=${'a'.repeat(39)} `.repeat(60_000)],
+    ['Slack and Stripe prefixes', 'xoxb-xoxb-sk_live_'.repeat(300_000)],
   ])('finishes on %s', (_, text) => {
     const redact = createRedactor(['sk-live-0123456789', 'abc', 'Bearer tok-00000000'])
     const out = redact(text)
@@ -75,5 +81,47 @@ describe('redactValue', () => {
     const once = redactValue(args, createRedactor())
     expect(Object.entries(once)).toEqual([[REDACTED, 'rm -rf /'], [`${REDACTED} (2)`, 'ls']])
     expect(redactValue(once, createRedactor())).toBe(once)
+  })
+})
+
+describe('redactValue under keys that name a secret', () => {
+  const redact = <T>(value: T): T => redactValue(value, createRedactor())
+
+  it('replaces a string under a secret key whole, whatever it looks like, in any case and with any separators', () => {
+    const input = Object.freeze({
+      password: 'Tr0ub4dor&3-correct-horse',
+      headers: { 'X-Api-Key': 'f3a9c2e1d4b5a6978877665544332211', Authorization: 'token 0123', Cookie: 'sid=abc',
+        'Proxy-Authorization': 'Digest username="u"', 'set-cookie': ['a=1', 'b=2'] },
+      aws_secret_access_key: 'wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY',
+      db: { PassWd: 'pw', pwd: 'hunter2', clientSecret: 'cs', db_password: 'x', 'private-key': 'k', privateKey: 'k' },
+      oauth: { token: 't0k', access_token: 'at', refreshToken: 'rt', ID_TOKEN: 'it', apiKey: 'k1', 'api.key': 'k2', secret: 's' },
+      auth: [{ authorization: 'rawtoken' }, { AUTHORIZATION: ' Bearer abc' }],
+    })
+    expect(redact(input)).toEqual({
+      password: REDACTED,
+      headers: { 'X-Api-Key': REDACTED, Authorization: `token ${REDACTED}`, Cookie: REDACTED, 'Proxy-Authorization': `Digest ${REDACTED}`, 'set-cookie': [REDACTED, REDACTED] },
+      aws_secret_access_key: REDACTED,
+      db: { PassWd: REDACTED, pwd: REDACTED, clientSecret: REDACTED, db_password: REDACTED, 'private-key': REDACTED, privateKey: REDACTED },
+      oauth: { token: REDACTED, access_token: REDACTED, refreshToken: REDACTED, ID_TOKEN: REDACTED, apiKey: REDACTED, 'api.key': REDACTED, secret: REDACTED },
+      auth: [{ authorization: REDACTED }, { AUTHORIZATION: `Bearer ${REDACTED}` }],
+    })
+    expect(input.password).toBe('Tr0ub4dor&3-correct-horse')
+  })
+
+  it('leaves token counts, non-string values, empty strings and ordinary keys alone', () => {
+    const input = {
+      max_tokens: 100, usage: { input_tokens: 5, output_tokens: 7, total_tokens: 12 }, maxTokens: '100', tokens: ['a', 'b'],
+      token_count: 3, tokenizer: 'cl100k', token: 42, password: '', secret: '  ', cookie: null, authorization: true,
+      session_id: 'sess-0123456789', PWD: '/home/me', keyboard: 'us', passwordHint: 'your pet', author: 'me', tokenType: 'Bearer',
+      secrets: { count: 2 },
+    }
+    expect(redact(input)).toBe(input)
+  })
+
+  it('walks objects under a secret key as usual, and is idempotent', () => {
+    const input = { token: { value: 'plain', password: 'p', count: 1 }, password: REDACTED }
+    const once = redact(input)
+    expect(once).toEqual({ token: { value: 'plain', password: REDACTED, count: 1 }, password: REDACTED })
+    expect(redact(once)).toBe(once)
   })
 })
