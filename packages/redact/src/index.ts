@@ -10,6 +10,6 @@
 export { REDACTED } from './marker.js'
 export { MIN_ANYWHERE_LENGTH, MIN_SECRET_LENGTH } from './known.js'
 export { BUILT_IN_PATTERNS, MAY_MATCH_BUILT_IN, patternProblem, userPattern, type SecretPattern } from './patterns.js'
-export { isSecretKey } from './keys.js'
+export { isSecretKey, mayNameSecret } from './keys.js'
 export { mapParts } from './map-parts.js'
 export { createRedactor, redactValue, type Redactor, type RedactorOptions } from './redactor.js'

@@ -24,6 +24,21 @@ function normalize(key: string): string {
   return key.toLowerCase().replace(/[-_.\s]/g, '')
 }
 
+/** A part every secret name holds once normalized (each of `EXACT` and `ENDINGS` has one). */
+const SECRET_PART = /pass|secret|key|token|pwd|authorization|cookie/
+
+/** In JSON text: an escaped backslash (kept), an escaped separator `\s` takes (`\n`…), or a separator. */
+const JSON_SEPARATOR = /\\\\|\\[nrtf]|\\u000b|[-_.\s]/g
+
+/**
+ * Whether JSON text may hold a key that names a secret: true for every text one of whose keys
+ * `isSecretKey` takes (and for more). A screen for quick paths that skip `redactValue` when
+ * redaction would change nothing: a secret key's value changes, whatever it looks like.
+ */
+export function mayNameSecret(json: string): boolean {
+  return SECRET_PART.test(json.toLowerCase().replace(JSON_SEPARATOR, (found) => (found === '\\\\' ? '\\' : '')))
+}
+
 /** Whether `key` names a secret, so that a string stored under it is one. */
 export function isSecretKey(key: string): boolean {
   if (key === 'PWD') return false

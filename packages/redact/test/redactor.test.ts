@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { createRedactor, MIN_ANYWHERE_LENGTH, REDACTED, redactValue } from '../src/index.js'
+import { createRedactor, isSecretKey, mayNameSecret, MIN_ANYWHERE_LENGTH, REDACTED, redactValue } from '../src/index.js'
 import { noise, secret, spelling } from './arbitraries.js'
 
 /** Hostile text: anything, and pieces of every spelling and pattern the redactor knows. */
@@ -123,5 +123,26 @@ describe('redactValue under keys that name a secret', () => {
     const once = redact(input)
     expect(once).toEqual({ token: { value: 'plain', password: REDACTED, count: 1 }, password: REDACTED })
     expect(redact(once)).toBe(once)
+  })
+})
+
+describe('mayNameSecret: the screen for keys that name a secret', () => {
+  it('passes every JSON text holding a key isSecretKey takes, whatever separators, case and escapes the key has', () => {
+    const separator = fc.constantFrom('', '-', '_', '.', ' ', '\n', '\t', '\r', '\f', '\v', '\u00a0')
+    const secretName = fc.constantFrom('password', 'passwd', 'pwd', 'token', 'authorization', 'cookie', 'client_secret', 'x-api-key', 'aws_secret_access_key', 'refresh_token')
+    const spelled = fc.tuple(secretName, fc.array(fc.tuple(fc.nat(20), separator), { maxLength: 4 }), fc.boolean(), fc.string({ maxLength: 3 }))
+      .map(([name, cuts, upper, prefix]) => {
+        let key = upper ? name.toUpperCase() : name
+        for (const [at, sep] of cuts) key = key.slice(0, at % (key.length + 1)) + sep + key.slice(at % (key.length + 1))
+        return prefix.replace(/[a-z]/gi, '') + key
+      })
+    fc.assert(fc.property(spelled, fc.string(), (key, value) => {
+      if (!isSecretKey(key)) return
+      expect([key, mayNameSecret(JSON.stringify({ [key]: value }))]).toEqual([key, true])
+    }), { numRuns: 2000 })
+  })
+
+  it('lets plain arguments through', () => {
+    expect(mayNameSecret(JSON.stringify({ path: 'src/a.ts', line: 3, text: 'hello' }))).toBe(false)
   })
 })

@@ -8,7 +8,7 @@
  * length; the rest goes the slow way. A property test holds the two paths to the same bytes.
  */
 import { codeOf, type PreToolDecision, type ToolExec, type ToolExecutionResult } from '@rein/kernel'
-import { createRedactor, MAY_MATCH_BUILT_IN, redactValue } from '@rein/redact'
+import { createRedactor, MAY_MATCH_BUILT_IN, mayNameSecret, redactValue } from '@rein/redact'
 import { auditRecord, contentBytes, isoClock } from './record.js'
 
 /** What the line depends on besides the call: the plugin's config. */
@@ -47,7 +47,8 @@ type QuickLine = (exec: ToolExec, result: ToolExecutionResult, decision: PreTool
  * The quick path: the line of a call none of whose strings redaction or cutting would change,
  * written field by field in the record's order. A string passes when it is at most `max`
  * characters and holds no built-in pattern's fixed part; the arguments pass as one JSON text
- * (each of their strings and keys is in it, no longer than it), so keys that redaction or
+ * (each of their strings and keys is in it, no longer than it) that names no secret key
+ * (`mayNameSecret`), so keys that redaction or
  * cutting would make alike (numbered on the slow path) never pass. A call with rewritten
  * arguments, an approval, or a value JSON would not write as it stands goes the slow path.
  * The JSON of the strings that repeat from call to call is remembered with its answer.
@@ -70,7 +71,8 @@ export function quickLines(iso: (ms: number) => string, max: number): QuickLine 
     const meta = result.meta
     if (exec.originalArguments !== undefined || meta?.approval !== undefined) return undefined
     const args = JSON.stringify(exec.arguments) as string | undefined
-    if (args === undefined || !fits(args)) return undefined
+    // A key that names a secret (`password`) has its value redacted whatever it looks like.
+    if (args === undefined || !fits(args) || mayNameSecret(args)) return undefined
     const id = ids(exec.id)
     const name = names(exec.name)
     const agent = agents(exec.agent)

@@ -19,12 +19,15 @@ const SECRETS = [
   `Basic ${Buffer.from('user:pw').toString('base64')}`, 'https://admin:hunter2@example.com/x',
   '-----BEGIN RSA PRIVATE KEY-----\nMIIE\n-----END RSA PRIVATE KEY-----', 'MY_KEY_sk-abcdefghijklmnopqrst',
 ]
+// Keys whose value is redacted whatever it is (as keys), and spellings of them.
+const SECRET_KEYS = ['password', 'X-Api-Key', 'to\nken', 'client.secret', 'Authorization', 'max_tokens']
 const LOOKALIKES = ['Basic settings', 'bearer', 'ask-me', 'sk-short', 'https://example.com', 'ghp_', 'é€😀', '"\\\n\t\u0001', '\ud800']
 const piece = fc.oneof(
   { weight: 4, arbitrary: fc.string({ maxLength: 12 }) },
   { weight: 1, arbitrary: fc.string({ maxLength: 8, unit: 'binary' }) },
   { weight: 2, arbitrary: fc.constantFrom(...SECRETS) },
   { weight: 2, arbitrary: fc.constantFrom(...LOOKALIKES) },
+  { weight: 1, arbitrary: fc.constantFrom(...SECRET_KEYS) },
 )
 const str = fc.array(piece, { maxLength: 3 }).map((pieces) => pieces.join(''))
 const json: fc.Arbitrary<Json> = fc.letrec<{ value: Json }>((tie) => ({
@@ -101,6 +104,20 @@ describe('the audit line', () => {
     expect(quick(leaky, ok, 'allow', 1500)).toBeUndefined()
     expect(lineWriter({ redact: [], maxStringLength: 4096 })(leaky, ok, 1500)).toContain('Bearer [REDACTED]')
     expect(quickLines(isoClock(), 4)(base, ok, 'allow', 1500)).toBeUndefined()
+  })
+
+  it('redacts the value under a key that names a secret, however it is spelled: such a call never takes the quick way', () => {
+    const ok: ToolExecutionResult = { isError: false, value: null, content: [] }
+    for (const key of ['password', 'X-Api-Key', 'to\nken', 'db.pass word']) {
+      const call = {
+        id: 'c1', name: 'login', arguments: { user: 'ann', [key]: 'hunter2' },
+        startedAt: 0, signal: new AbortController().signal, progress: () => {}, meta: {}, idempotencyKey: 'k',
+      } as unknown as ToolExec
+      expect([key, quickLines(isoClock(), 4096)(call, ok, undefined, 10)]).toEqual([key, undefined])
+      const line = lineWriter({ redact: [], maxStringLength: 4096 })(call, ok, 10)
+      expect(line).not.toContain('hunter2')
+      expect(line).toBe(slowLine(call, ok, 10, 4096))
+    }
   })
 
   it('keeps both arguments whose keys redact or cut alike; such a call never takes the quick way', () => {
