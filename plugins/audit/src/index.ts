@@ -6,5 +6,7 @@
  */
 export { name, inject, apply } from './plugin.js'
 export { Config, type AuditConfig, type AuditInput } from './config.js'
-export { auditRecord, cut, type AuditRecord, type RecordOptions } from './record.js'
+export { auditRecord, type AuditRecord, type RecordOptions } from './record.js'
+/** Every string longer than `max` characters cut, object keys included (0 = no limit): the audit line's cut. */
+export { cutStrings as cut } from '@rein/redact'
 export { createAppender } from './writer.js'

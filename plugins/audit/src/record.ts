@@ -5,7 +5,7 @@
  * the arguments, keys included) is redacted and, when long, cut; its sizes are of the originals.
  */
 import { codeOf, type Json, type PreToolDecision, type ToolExec, type ToolExecutionResult } from '@rein/kernel'
-import { mapParts } from '@rein/redact'
+import { cutStrings } from '@rein/redact'
 
 /** One line of the audit file. Absent fields are left out of the JSON. */
 export interface AuditRecord {
@@ -75,7 +75,7 @@ export function auditRecord(
   exec: ToolExec, result: ToolExecutionResult, decision: PreToolDecision['kind'] | undefined, options: RecordOptions,
 ): AuditRecord {
   const meta = result.meta ?? {}
-  const clean = <T>(value: T): T => cut(options.redact(value), options.maxStringLength) as T
+  const clean = <T>(value: T): T => cutStrings(options.redact(value), options.maxStringLength) as T
   const original = exec.originalArguments
   return {
     ts: options.iso ? options.iso(options.now) : new Date(options.now).toISOString(),
@@ -117,24 +117,4 @@ export function contentBytes(result: ToolExecutionResult): number {
     bytes += block.type === 'text' ? Buffer.byteLength(block.text, 'utf8') : block.data.length
   }
   return bytes
-}
-
-/**
- * Cuts every string longer than `max` characters (never inside a surrogate pair), object keys
- * included; 0 = no limit.
- * The input is never modified; a part with nothing to cut is returned as it is, not copied.
- */
-export function cut(value: unknown, max: number): unknown {
-  if (max <= 0) return value
-  if (typeof value === 'string') return cutText(value, max)
-  if (typeof value !== 'object' || value === null) return value as Json
-  return mapParts(value, (inner) => cut(inner, max), (key) => cutText(key, max))
-}
-
-function cutText(value: string, max: number): string {
-  if (value.length <= max) return value
-  let end = max
-  const code = value.charCodeAt(end - 1)
-  if (code >= 0xd800 && code <= 0xdbff) end--
-  return `${value.slice(0, end)}…[${value.length - end} more chars]`
 }

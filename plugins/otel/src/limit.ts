@@ -1,12 +1,13 @@
 /**
- * Bounds on what a span carries, as the audit log's cuts: a string longer than its bound is cut
- * (never inside a surrogate pair) and marked `…[N more chars]`, N counting what was dropped; a
- * bound of 0 means no limit. Content is redacted as a value (each string and key on its own,
- * never the JSON text, so a pattern cannot run across fields or miss a secret behind an escape),
- * a string holding JSON text likewise (`jsonAware`), then each string is cut, then it is written as JSON and the whole text is cut to its own bound.
- * Nothing here modifies its input or throws on a value JSON cannot hold.
+ * Bounds on what a span carries, with the audit log's cuts (`@rein/redact`'s `cutText` and
+ * `cutStrings`: a string past its bound is cut, never inside a surrogate pair, and marked
+ * `…[N more chars]`; 0 means no limit). Content is redacted as a value (each string and key on
+ * its own, never the JSON text, so a pattern cannot run across fields or miss a secret behind
+ * an escape), a string holding JSON text likewise (`jsonAware`), then each string is cut, then
+ * it is written as JSON and the whole text is cut to its own bound. Nothing here modifies its
+ * input or throws on a value JSON cannot hold.
  */
-import { mapParts, redactValue, type Redactor } from '@rein/redact'
+import { cutStrings, cutText, redactValue, type Redactor } from '@rein/redact'
 
 /** Default bound on each string of content, each string attribute and each status message. */
 export const DEFAULT_MAX_STRING_LENGTH = 4096
@@ -14,23 +15,6 @@ export const DEFAULT_MAX_STRING_LENGTH = 4096
 export const DEFAULT_MAX_CONTENT_LENGTH = 65536
 /** Default bound on a span name and on the tool, agent and model names. */
 export const DEFAULT_MAX_NAME_LENGTH = 256
-
-/** `text` cut to `max` characters (0 = no limit), marked with how many were dropped. */
-export function cutText(text: string, max: number): string {
-  if (max <= 0 || text.length <= max) return text
-  let end = max
-  const code = text.charCodeAt(end - 1)
-  if (code >= 0xd800 && code <= 0xdbff) end--
-  return `${text.slice(0, end)}…[${text.length - end} more chars]`
-}
-
-/** Every string of a JSON value cut to `max`, object keys included; copy on write. */
-export function cutValue(value: unknown, max: number): unknown {
-  if (max <= 0) return value
-  if (typeof value === 'string') return cutText(value, max)
-  if (typeof value !== 'object' || value === null) return value
-  return mapParts(value, (inner) => cutValue(inner, max), (key) => cutText(key, max))
-}
 
 /**
  * `redact` for the strings of content, which often hold JSON text themselves (a tool call's
@@ -87,6 +71,6 @@ export function contentText(value: unknown, redact: Redactor, limits: ContentLim
     }
     return cutText(cutText(redact(text), limits.maxStringLength), limits.maxContentLength)
   }
-  const clean = cutValue(redactValue(plain, jsonAware(redact)), limits.maxStringLength)
+  const clean = cutStrings(redactValue(plain, jsonAware(redact)), limits.maxStringLength)
   return cutText(JSON.stringify(clean), limits.maxContentLength)
 }

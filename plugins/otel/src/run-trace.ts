@@ -17,6 +17,7 @@
  *     `maxContentLength`. A call of a tool the harness does not know (`UNKNOWN_TOOL`) is named
  *     plain `execute_tool`: its model-made name is only the `gen_ai.tool.name` attribute.
  */
+import { cutText } from '@rein/redact'
 import { SpanKind, SpanStatusCode, context, trace, type Attributes, type Context, type Span, type Tracer } from '@opentelemetry/api'
 import type { CallEnd, ModelRequest, ModelResponse, RunEnd, RunStart } from './agent-events.js'
 import {
@@ -24,7 +25,7 @@ import {
 } from './attributes.js'
 import { inputMessages, outputMessages } from './content.js'
 import {
-  DEFAULT_MAX_CONTENT_LENGTH, DEFAULT_MAX_NAME_LENGTH, DEFAULT_MAX_STRING_LENGTH, contentText, cutText, type ContentLimits,
+  DEFAULT_MAX_CONTENT_LENGTH, DEFAULT_MAX_NAME_LENGTH, DEFAULT_MAX_STRING_LENGTH, contentText, type ContentLimits,
 } from './limit.js'
 
 /** The result code of a call whose tool the harness does not know (`@rein/kernel`'s `UNKNOWN_TOOL`). */
